@@ -1,0 +1,143 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Config, Env } from '@routeplane/shared';
+import { EventBus } from './events/bus.js';
+import { createInfluence } from './breaker/influence.js';
+import { systemClock, type Clock } from './breaker/types.js';
+import type { DaemonContext, ResolvedSeat } from './context.js';
+import { buildHttpApp } from './http/app.js';
+import { startControlServer, type ControlServer } from './control/server.js';
+import { createControlApi } from './control/api.js';
+import { DecisionLog } from './decision-log.js';
+import { BreakerTimers } from './breaker/timers.js';
+
+export interface StartOptions {
+  /** where `api_key_env` / `auth_token_env` are read (default process.env) */
+  env?: Env;
+  clock?: Clock;
+  /** overrides `server.listen` (tests pass 127.0.0.1:0) */
+  listen?: string;
+  /** overrides `control.socket` */
+  socketPath?: string;
+  /** overrides `decision_log.path`; false disables */
+  decisionLogPath?: string | false;
+  /** the daemon's own log lines (default: none) */
+  log?: (line: string) => void;
+}
+
+export interface RunningDaemon {
+  readonly url: string;
+  readonly socketPath: string;
+  readonly decisionLogPath: string | null;
+  readonly context: DaemonContext;
+  /** stop accepting, let in-flight requests finish up to `graceMs`, remove the socket */
+  close(graceMs?: number): Promise<void>;
+}
+
+export function defaultSocketPath(env: Env = process.env): string {
+  const runtime = env.XDG_RUNTIME_DIR;
+  return runtime ? join(runtime, 'routeplane', 'control.sock') : join(env.HOME || homedir(), '.routeplane', 'control.sock');
+}
+
+export function defaultDecisionLogPath(env: Env = process.env): string {
+  return join(env.HOME || homedir(), '.routeplane', 'decisions.ndjson');
+}
+
+export async function startDaemon(config: Config, opts: StartOptions = {}): Promise<RunningDaemon> {
+  const env = opts.env ?? process.env;
+  const clock = opts.clock ?? systemClock;
+  const log = opts.log ?? (() => {});
+
+  const seats = new Map<string, ResolvedSeat>();
+  const secrets: string[] = [];
+  for (const seat of config.seats) {
+    const apiKey = env[seat.api_key_env];
+    if (!apiKey) throw new Error(`environment variable ${seat.api_key_env} is not set (seat ${seat.id})`);
+    seats.set(seat.id, { ...seat, apiKey });
+    secrets.push(apiKey);
+  }
+  const tokenEnv = config.server.auth_token_env;
+  const authToken = tokenEnv === null ? null : (env[tokenEnv] ?? null);
+  if (tokenEnv !== null && !authToken) throw new Error(`environment variable ${tokenEnv} is not set (server.auth_token_env)`);
+  if (authToken) secrets.push(authToken);
+
+  const bus = new EventBus(() => clock.now());
+  const influence = createInfluence(config.influence, config.seats, config.routes, clock, (change) => bus.emit(change));
+  const context: DaemonContext = {
+    config,
+    seats,
+    routes: new Map(config.routes.map((r) => [r.model, r])),
+    authToken,
+    bus,
+    influence,
+    counters: { requests: 0, failovers: 0, fail_open: 0 },
+    clock,
+    startedAt: clock.now(),
+    httpUrl: '',
+    secrets,
+  };
+
+  const logPath = opts.decisionLogPath !== undefined ? opts.decisionLogPath : (config.decision_log.path ?? defaultDecisionLogPath(env));
+  const decisionLog = logPath === false ? null : new DecisionLog(logPath, config.decision_log.max_mb * 1024 * 1024, bus, log);
+  const timers = new BreakerTimers(influence, clock);
+  bus.subscribe((event) => {
+    if (event.type === 'breaker') timers.reschedule();
+  });
+
+  const app = buildHttpApp(context);
+  const listen = opts.listen ?? config.server.listen;
+  const sep = listen.lastIndexOf(':');
+  const host = listen.slice(0, sep).replace(/^\[|\]$/g, '');
+  const port = Number(listen.slice(sep + 1));
+  let control: ControlServer | null = null;
+  try {
+    await app.listen({ host, port });
+    const address = app.server.address();
+    const boundPort = typeof address === 'object' && address ? address.port : port;
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    context.httpUrl = `http://${urlHost}:${boundPort}`;
+    const socketPath = opts.socketPath ?? config.control.socket ?? defaultSocketPath(env);
+    control = await startControlServer(socketPath, createControlApi(context));
+  } catch (err) {
+    await app.close().catch(() => {});
+    timers.stop();
+    await decisionLog?.close();
+    throw err;
+  }
+  timers.reschedule();
+  const started = control;
+  let closing: Promise<void> | null = null;
+
+  return {
+    url: context.httpUrl,
+    socketPath: started.path,
+    decisionLogPath: logPath === false ? null : logPath,
+    context,
+    close(graceMs = 10_000) {
+      closing ??= (async () => {
+        timers.stop();
+        await started.close();
+        await closeHttp(app, graceMs);
+        await decisionLog?.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Stop accepting, drop idle keep-alive sockets now, give in-flight requests `graceMs`. */
+async function closeHttp(app: ReturnType<typeof buildHttpApp>, graceMs: number): Promise<void> {
+  const server = app.server;
+  const done = app.close();
+  server.closeIdleConnections?.();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      server.closeAllConnections?.();
+      resolve();
+    }, graceMs);
+    timer.unref();
+  });
+  await Promise.race([done, deadline]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,7 @@
+export * from './config/schema.js';
+export * from './config/load.js';
+export * from './events.js';
+export * from './snapshot.js';
+export * from './protocol.js';
+export * from './ndjson.js';
+export * from './version.js';

@@ -1,0 +1,1 @@
+export const ROUTEPLANE_VERSION = '0.1.0';
