@@ -1,0 +1,101 @@
+import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { encodeLine, type DaemonEvent } from '@routeplane/shared';
+import type { EventBus } from './events/bus.js';
+
+/**
+ * Appends every decision event to an NDJSON file, asynchronously: the bus
+ * listener only queues a line, and one writer drains the queue in batches, so
+ * no request ever waits on the disk. Past `maxBytes` the file is rotated to
+ * `PATH.1` (replacing the previous one) and a new file started.
+ *
+ * A failing disk must not take routing down: write errors are logged once per
+ * failure streak and the lines dropped.
+ */
+export class DecisionLog {
+  private readonly unsubscribe: () => void;
+  private queue: string[] = [];
+  private draining: Promise<void> | null = null;
+  private handle: FileHandle | null = null;
+  private size = 0;
+  private failing = false;
+  private closed = false;
+
+  constructor(
+    private readonly path: string,
+    private readonly maxBytes: number,
+    bus: EventBus,
+    private readonly log: (line: string) => void,
+  ) {
+    this.unsubscribe = bus.subscribe((event) => this.onEvent(event));
+  }
+
+  private onEvent(event: DaemonEvent): void {
+    if (event.type !== 'decision' || this.closed) return;
+    this.queue.push(encodeLine(event));
+    this.draining ??= this.drain();
+  }
+
+  /** Writes queued lines until the queue is empty; one drain runs at a time. */
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.join('');
+        this.queue = [];
+        await this.write(batch);
+      }
+    } finally {
+      this.draining = null;
+    }
+  }
+
+  private async write(text: string): Promise<void> {
+    const bytes = Buffer.from(text);
+    try {
+      const handle = await this.fileFor(bytes.length);
+      await handle.write(bytes);
+      this.size += bytes.length;
+      this.failing = false;
+    } catch (err) {
+      if (!this.failing) this.log(`decision log: cannot write ${this.path} (${(err as NodeJS.ErrnoException).code ?? 'error'}); decisions are not being recorded`);
+      this.failing = true;
+      await this.closeHandle();
+    }
+  }
+
+  /** The open file, rotated first when `incoming` bytes would take it past the limit. */
+  private async fileFor(incoming: number): Promise<FileHandle> {
+    if (this.handle === null) {
+      await mkdir(dirname(this.path), { recursive: true });
+      this.handle = await open(this.path, 'a', 0o600);
+      this.size = (await stat(this.path)).size;
+    }
+    if (this.size > 0 && this.size + incoming > this.maxBytes) {
+      await this.closeHandle();
+      await rename(this.path, `${this.path}.1`);
+      this.handle = await open(this.path, 'a', 0o600);
+      this.size = 0;
+    }
+    return this.handle;
+  }
+
+  private async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = null;
+    await handle?.close().catch(() => {});
+  }
+
+  /** Resolves once every line queued so far is on disk (or dropped after a write error). */
+  async flushed(): Promise<void> {
+    while (this.draining !== null) await this.draining;
+  }
+
+  /** Stops listening, writes what is queued, closes the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+    await this.flushed();
+    await this.closeHandle();
+  }
+}

@@ -1,0 +1,46 @@
+import type { ServerResponse } from 'node:http';
+import type { HeaderMap } from './headers.js';
+
+/**
+ * Writing to the agent. Proxied requests are answered on the raw Node
+ * response (the fastify reply is hijacked) so a streamed body goes out chunk
+ * by chunk with nothing in between.
+ */
+
+/** The routeplane headers every response to a proxied `POST /v1/*` carries. */
+export function routeplaneHeaders(requestId: string, attempts: number, target: string | null): HeaderMap {
+  const headers: HeaderMap = {
+    'x-routeplane-request-id': requestId,
+    'x-routeplane-attempts': String(attempts),
+  };
+  if (target !== null) headers['x-routeplane-target'] = target;
+  return headers;
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** A whole body at once; `headers` may be the upstream's, `content-length` is recomputed. */
+export function sendWhole(res: ServerResponse, status: number, headers: HeaderMap, body: Buffer | string): void {
+  if (res.destroyed || res.headersSent) return;
+  headers['content-length'] = String(Buffer.byteLength(body));
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** A daemon-made JSON error (the body from `errorBody`). */
+export function sendJsonError(res: ServerResponse, status: number, routeplane: HeaderMap, body: string): void {
+  sendWhole(res, status, Object.assign(routeplane, JSON_TYPE), body);
+}
+
+/** Resolves once the agent's socket can take more, or is gone. */
+export function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}

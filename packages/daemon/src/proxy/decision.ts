@@ -1,0 +1,40 @@
+import type { Attempt, DecisionChainEntry, Family } from '@routeplane/shared';
+import type { EventBus } from '../events/bus.js';
+
+/** Everything one proxied request's decision event says (spec "Control socket" → decision). */
+export interface DecisionFacts {
+  requestId: string;
+  route: string | null;
+  family: Family;
+  stream: boolean;
+  chain: DecisionChainEntry[];
+  attempts: Attempt[];
+  servedBy: string | null;
+  status: number;
+  startedAt: number;
+  failOpen: boolean;
+}
+
+/** Agents choose the model string; a hostile one must not bloat every log line. */
+const MAX_ROUTE_CHARS = 256;
+
+export function boundedModelName(model: string): string {
+  return model.length <= MAX_ROUTE_CHARS ? model : `${model.slice(0, MAX_ROUTE_CHARS)}…`;
+}
+
+/** Emits the request's one decision; `startedAt` is a `performance.now()` reading. */
+export function emitDecision(bus: EventBus, facts: DecisionFacts): void {
+  bus.emit({
+    type: 'decision',
+    request_id: facts.requestId,
+    route: facts.route,
+    family: facts.family,
+    stream: facts.stream,
+    chain: facts.chain,
+    attempts: facts.attempts,
+    served_by: facts.servedBy,
+    status: facts.status,
+    duration_ms: Math.round(performance.now() - facts.startedAt),
+    fail_open: facts.failOpen,
+  });
+}
