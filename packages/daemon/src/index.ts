@@ -1,4 +1,5 @@
-export { startDaemon, defaultSocketPath, defaultDecisionLogPath } from './start.js';
+export { startDaemon } from './start.js';
+export { defaultSocketPath, defaultDecisionLogPath } from '@routeplane/shared';
 export type { StartOptions, RunningDaemon } from './start.js';
 export type { DaemonContext } from './context.js';
 export type { Clock } from './breaker/types.js';

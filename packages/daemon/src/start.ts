@@ -1,6 +1,4 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import type { Config, Env } from '@routeplane/shared';
+import { defaultDecisionLogPath, defaultSocketPath, type Config, type Env } from '@routeplane/shared';
 import { EventBus } from './events/bus.js';
 import { createInfluence } from './breaker/influence.js';
 import { systemClock, type Clock } from './breaker/types.js';
@@ -32,15 +30,6 @@ export interface RunningDaemon {
   readonly context: DaemonContext;
   /** stop accepting, let in-flight requests finish up to `graceMs`, remove the socket */
   close(graceMs?: number): Promise<void>;
-}
-
-export function defaultSocketPath(env: Env = process.env): string {
-  const runtime = env.XDG_RUNTIME_DIR;
-  return runtime ? join(runtime, 'routeplane', 'control.sock') : join(env.HOME || homedir(), '.routeplane', 'control.sock');
-}
-
-export function defaultDecisionLogPath(env: Env = process.env): string {
-  return join(env.HOME || homedir(), '.routeplane', 'decisions.ndjson');
 }
 
 export async function startDaemon(config: Config, opts: StartOptions = {}): Promise<RunningDaemon> {

@@ -5,3 +5,4 @@ export * from './snapshot.js';
 export * from './protocol.js';
 export * from './ndjson.js';
 export * from './version.js';
+export * from './paths.js';

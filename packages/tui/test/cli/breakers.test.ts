@@ -1,0 +1,84 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectControl } from '../../src/client/control-client.js';
+import { startDaemonWithUpstreams, tripAll, type TrippedDaemon } from '../../../daemon/test/control/tripped-daemon.js';
+import { isolatedEnv, requireBuiltCli, runCli, tempHome } from './cli-harness.js';
+import { writeClientConfig } from './client-config.js';
+
+beforeAll(requireBuiltCli);
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(influenceEnabled = true): Promise<{ d: TrippedDaemon; home: string; socket: string }> {
+  const d = await startDaemonWithUpstreams(influenceEnabled);
+  cleanups.push(() => d.close());
+  const home = tempHome();
+  cleanups.push(home.remove);
+  return { d, home: home.dir, socket: d.t.daemon.socketPath };
+}
+
+async function openBreakers(socket: string): Promise<string[]> {
+  const client = await connectControl(socket);
+  try {
+    const status = await client.request('status');
+    return status.open.map((b) => `${b.scope}:${b.seat}/${b.model ?? '*'}`).sort();
+  } finally {
+    client.close();
+  }
+}
+
+describe('routeplane breakers reset', () => {
+  it('prints exactly the two lines of the spec and clears every breaker', async () => {
+    const { d, home, socket } = await setup();
+    await tripAll(d.t);
+    const result = await runCli(['breakers', 'reset', '--socket', socket], isolatedEnv(home), home);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe('● routing-influence breakers reset\n  cleared   3 breaker(s)\n');
+    expect(await openBreakers(socket)).toEqual([]);
+  });
+
+  it('clears one seat with --seat, one target with --seat --model, found through --config', async () => {
+    const { d, home, socket } = await setup();
+    await tripAll(d.t);
+    const config = writeClientConfig(home, { socket });
+    const env = isolatedEnv(home);
+
+    const target = await runCli(['breakers', 'reset', '--config', config, '--seat', 'team', '--model', 'haiku-x'], env, home);
+    expect(target.stdout).toBe('● routing-influence breakers reset\n  cleared   1 breaker(s)\n');
+    expect(await openBreakers(socket)).toEqual(['seat_credit:max-a/*', 'seat_rate_limit:rl/*']);
+
+    const seat = await runCli(['breakers', 'reset', '--config', config, '--seat', 'rl'], env, home);
+    expect(seat.stdout).toBe('● routing-influence breakers reset\n  cleared   1 breaker(s)\n');
+    expect(await openBreakers(socket)).toEqual(['seat_credit:max-a/*']);
+  });
+
+  it('says so, verbatim, when routing influence is disabled, and exits 0', async () => {
+    const { home, socket } = await setup(false);
+    const result = await runCli(['breakers', 'reset', '--socket', socket], isolatedEnv(home), home);
+    expect(result).toEqual({ code: 0, signal: null, stdout: 'routing influence is disabled (no breakers to reset)\n', stderr: '' });
+  });
+
+  it('names an unknown seat or target in one line and exits 1', async () => {
+    const { home, socket } = await setup();
+    const env = isolatedEnv(home);
+    const seat = await runCli(['breakers', 'reset', '--socket', socket, '--seat', 'nope'], env, home);
+    expect(seat.code).toBe(1);
+    expect(seat.stdout).toBe('');
+    expect(seat.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(seat.stderr).toContain('nope');
+
+    const target = await runCli(['breakers', 'reset', '--socket', socket, '--seat', 'team', '--model', 'nope-model'], env, home);
+    expect(target.code).toBe(1);
+    expect(target.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(target.stderr).toContain('nope-model');
+  });
+
+  it('refuses --model without --seat as bad input', async () => {
+    const { home, socket } = await setup();
+    const result = await runCli(['breakers', 'reset', '--socket', socket, '--model', 'x'], isolatedEnv(home), home);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--model needs --seat');
+  });
+});

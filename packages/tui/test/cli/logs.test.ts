@@ -1,0 +1,141 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DecisionEvent } from '@routeplane/shared';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { message, startDaemonWithUpstreams, type TrippedDaemon } from '../../../daemon/test/control/tripped-daemon.js';
+import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome } from './cli-harness.js';
+import { writeClientConfig } from './client-config.js';
+
+beforeAll(requireBuiltCli);
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function home(): string {
+  const h = tempHome();
+  cleanups.push(h.remove);
+  return h.dir;
+}
+
+async function daemon(): Promise<TrippedDaemon> {
+  const d = await startDaemonWithUpstreams(true);
+  cleanups.push(() => d.close());
+  return d;
+}
+
+/** Sends `count` requests to `route` and waits for each decision. */
+async function decide(d: TrippedDaemon, route: string, count: number): Promise<DecisionEvent[]> {
+  const out: DecisionEvent[] = [];
+  for (let i = 0; i < count; i++) {
+    await (await d.t.post('/v1/messages', message(route))).arrayBuffer();
+    out.push(await d.t.events.nextDecision());
+  }
+  return out;
+}
+
+const readDecisions = (path: string): DecisionEvent[] =>
+  readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as DecisionEvent);
+
+describe('routeplane logs', () => {
+  it('-n 5 prints the last five decisions, one line each: time, route, served_by, attempt path, status, ms', async () => {
+    const d = await daemon();
+    await decide(d, 'sonnet', 4);
+    await decide(d, 'haiku', 3);
+    const logPath = d.t.decisionLogPath!;
+    await d.t.daemon.close(); // flushes the decision log
+    const dir = home();
+    const config = writeClientConfig(dir, { decisionLog: logPath });
+
+    const result = await runCli(['logs', '-n', '5', '--config', config], isolatedEnv(dir), dir);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    // the first of the five is the 3rd sonnet request: max-a now sits last, team serves at once
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\s+sonnet\s+→ team\/sonnet-x\s+team ok\s+200\s+\d+ms$/);
+    // by the 3rd haiku request both of its targets are tripped: fail-open, said in words
+    expect(lines[4]).toMatch(/^\d\d:\d\d:\d\d\s+haiku\s+→ rl\/haiku-x\s+team 500 → rl 429\s+429\s+\d+ms  \(fail-open\)$/);
+
+    const first = await runCli(['logs', '-n', '7', '--config', config], isolatedEnv(dir), dir);
+    expect(first.stdout.split('\n')[0]).toMatch(/sonnet\s+→ team\/sonnet-x\s+max-a 402 → team ok\s+200\s+\d+ms$/);
+  });
+
+  it('--json prints the decisions as NDJSON, the same as the log holds', async () => {
+    const d = await daemon();
+    await decide(d, 'sonnet', 3);
+    const logPath = d.t.decisionLogPath!;
+    await d.t.daemon.close();
+    const dir = home();
+    const config = writeClientConfig(dir, { decisionLog: logPath });
+    const result = await runCli(['logs', '--json', '-n', '2', '--config', config], isolatedEnv(dir), dir);
+    expect(result.code).toBe(0);
+    const printed = result.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(printed).toEqual(readDecisions(logPath).slice(-2));
+  });
+
+  it('reads the default log under HOME when no config names one, and says when there is none', async () => {
+    const dir = home();
+    const missing = await runCli(['logs'], isolatedEnv(dir), dir);
+    expect(missing.code).toBe(0);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr.trim()).toBe(`routeplane: no decision log at ${join(dir, '.routeplane', 'decisions.ndjson')} yet`);
+
+    const d = await daemon();
+    await decide(d, 'sonnet', 2);
+    const logPath = d.t.decisionLogPath!;
+    await d.t.daemon.close();
+    mkdirSync(join(dir, '.routeplane'));
+    writeFileSync(join(dir, '.routeplane', 'decisions.ndjson'), readFileSync(logPath));
+    const found = await runCli(['logs'], isolatedEnv(dir), dir);
+    expect(found.stdout.trimEnd().split('\n')).toHaveLength(2);
+  });
+
+  it('says the log is disabled when the config turns it off', async () => {
+    const dir = home();
+    const config = writeClientConfig(dir, { decisionLog: false });
+    const result = await runCli(['logs', '--config', config], isolatedEnv(dir), dir);
+    expect(result.code).toBe(0);
+    expect(result.stderr.trim()).toBe(`routeplane: the decision log is disabled (decision_log.path: false in ${config})`);
+  });
+
+  it('-f prints the past, then follows new decisions live from the socket until interrupted', async () => {
+    const d = await daemon();
+    const past = await decide(d, 'sonnet', 2);
+    const dir = home();
+    const config = writeClientConfig(dir, { socket: d.t.daemon.socketPath, decisionLog: d.t.decisionLogPath });
+    // the file is written asynchronously: wait until it holds both before reading it
+    await waitForLines(d.t.decisionLogPath!, 2);
+
+    const follow = spawnCli(['logs', '-f', '--json', '-n', '2', '--config', config], isolatedEnv(dir), dir);
+    cleanups.push(() => follow.child.kill('SIGKILL'));
+    await follow.until((p) => p.stdoutLines.length >= 2, 'the two past decisions');
+    expect(follow.stdoutLines.map((l) => JSON.parse(l).request_id)).toEqual(past.map((p) => p.request_id));
+
+    const [live] = await decide(d, 'haiku', 1);
+    await follow.until((p) => p.stdoutLines.length >= 3, 'the live decision');
+    expect(JSON.parse(follow.stdoutLines[2]!).request_id).toBe(live!.request_id);
+
+    follow.child.kill('SIGINT');
+    const result = await follow.exited;
+    expect(result.code).toBe(0);
+    expect(follow.stdoutLines).toHaveLength(3);
+  });
+});
+
+/** Waits for the decision log to hold `count` lines (it is written off the request path). */
+async function waitForLines(path: string, count: number): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    let lines = 0;
+    try {
+      lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+    } catch {
+      // not created yet
+    }
+    if (lines >= count) return;
+    if (Date.now() > deadline) throw new Error(`decision log ${path} never reached ${count} lines`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

@@ -1,0 +1,153 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectControl } from '../../src/client/control-client.js';
+import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome, type CliProcess } from './cli-harness.js';
+
+beforeAll(requireBuiltCli);
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const KEY = 'sk-serve-test-2f9c61d0e4';
+
+function home(): string {
+  const h = tempHome();
+  cleanups.push(h.remove);
+  return h.dir;
+}
+
+function writeServeConfig(dir: string, opts: { socket: string; listen?: string; extra?: string }): string {
+  const file = join(dir, 'routeplane.yaml');
+  writeFileSync(
+    file,
+    [
+      'server:',
+      `  listen: "${opts.listen ?? '127.0.0.1:0'}"`,
+      'control:',
+      `  socket: "${opts.socket}"`,
+      'decision_log:',
+      `  path: "${join(dir, 'decisions.ndjson')}"`,
+      'seats:',
+      '  - id: max-a',
+      '    provider: anthropic',
+      '    base_url: http://127.0.0.1:9',
+      '    api_key_env: RP_SERVE_KEY',
+      'routes:',
+      '  - model: sonnet',
+      '    chain:',
+      '      - { seat: max-a, model: sonnet-x }',
+      'influence:',
+      '  enabled: true',
+      opts.extra ?? '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+function serve(dir: string, config: string): CliProcess {
+  const p = spawnCli(['serve', '--config', config], isolatedEnv(dir, { RP_SERVE_KEY: KEY }), dir);
+  cleanups.push(async () => {
+    if (p.child.exitCode === null && p.child.signalCode === null) {
+      p.child.kill('SIGKILL');
+      await p.exited;
+    }
+  });
+  return p;
+}
+
+const LISTENING = /^routeplane listening on (http:\/\/127\.0\.0\.1:(\d+)) \(control: (.+)\)$/;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
+
+describe('routeplane serve', () => {
+  it('refuses a config with an unknown key: exit 2, the key path named, nothing listening', async () => {
+    const dir = home();
+    const socket = join(dir, 'run', 'control.sock');
+    const port = await freePort();
+    const config = writeServeConfig(dir, { socket, listen: `127.0.0.1:${port}`, extra: '  trip_treshold: 5' });
+    const result = await serve(dir, config).exited;
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^${config.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: influence\\.trip_treshold: unknown key`));
+    expect(existsSync(socket)).toBe(false);
+    expect(await refused(port)).toBe(true);
+  });
+
+  it('prints the URL and socket on its first line, keeps the socket private, and exits 0 on SIGTERM', async () => {
+    const dir = home();
+    const socket = join(dir, 'run', 'routeplane', 'control.sock');
+    const daemon = serve(dir, writeServeConfig(dir, { socket }));
+    await daemon.until((p) => p.stdout.includes('\n'), 'the listening line');
+    const first = daemon.stdout.split('\n')[0]!;
+    const match = LISTENING.exec(first);
+    expect(match, first).not.toBeNull();
+    expect(match![3]).toBe(socket);
+    expect((await fetch(`${match![1]}/healthz`)).status).toBe(200);
+
+    expect(statSync(socket).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'run', 'routeplane')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'run')).mode & 0o777).toBe(0o700);
+
+    const client = await connectControl(socket);
+    const hello = await client.request('hello');
+    expect(hello.http_url).toBe(match![1]);
+    expect(hello.pid).toBe(daemon.child.pid);
+    client.close();
+
+    daemon.child.kill('SIGTERM');
+    const result = await daemon.exited;
+    expect(result.code).toBe(0);
+    expect(existsSync(socket)).toBe(false);
+    expect(result.stdout + result.stderr).not.toContain(KEY);
+  });
+
+  it('refuses to start on the socket of a live daemon, in one line; replaces the socket of a killed one', async () => {
+    const dir = home();
+    const socket = join(dir, 'control.sock');
+    const config = writeServeConfig(dir, { socket });
+    const first = serve(dir, config);
+    await first.until((p) => LISTENING.test(p.stdout.split('\n')[0] ?? ''), 'the first daemon');
+
+    const second = await serve(dir, config).exited;
+    expect(second.code).toBe(1);
+    expect(second.stdout).toBe('');
+    expect(second.stderr).toBe(`routeplane: cannot start: another routeplane daemon is already listening on ${socket}\n`);
+    const status = await runCli(['status', '--json', '--socket', socket], isolatedEnv(dir), dir);
+    expect(status.code).toBe(0); // the first one is untouched
+
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(existsSync(socket)).toBe(true); // left behind, stale
+
+    const third = serve(dir, config);
+    await third.until((p) => LISTENING.test(p.stdout.split('\n')[0] ?? ''), 'the daemon replacing the stale socket');
+    const client = await connectControl(socket);
+    expect((await client.request('hello')).pid).toBe(third.child.pid);
+    client.close();
+    third.child.kill('SIGINT');
+    expect((await third.exited).code).toBe(0);
+  });
+});
