@@ -1,0 +1,19 @@
+import type { ControlCommand, ResultByCommand, StreamedEvent } from '@routeplane/shared';
+
+/**
+ * What the monitor needs from a control-socket connection. It is the subset of
+ * `ControlClient` (../../client/control-client.ts) that `top` uses, written out
+ * here so the store, the connection manager and the tests depend on a shape,
+ * not on a socket: a test hands the app a fake that records its requests.
+ */
+export interface MonitorClient {
+  request<C extends ControlCommand>(cmd: C, args?: { seat?: string; model?: string }): Promise<ResultByCommand[C]>;
+  /** Sends `subscribe`; resolves after the reply; every `{event}` line then goes to onEvent. */
+  subscribe(onEvent: (event: StreamedEvent) => void): Promise<void>;
+  /** Called once when the connection ends (daemon gone, overflow, close()). */
+  onClose(listener: (error: Error | null) => void): void;
+  close(): void;
+}
+
+/** Opens one connection to the daemon; rejects when it cannot. */
+export type ConnectMonitorClient = () => Promise<MonitorClient>;

@@ -1,0 +1,27 @@
+import type { RouteView } from '../../store/derive-view.js';
+import { windowStart } from '../layout.js';
+import { chainLines } from '../lines/chain-lines.js';
+import { seg, titleLine } from '../lines/line.js';
+import { Lines } from './Lines.js';
+
+export interface ChainsPanelProps {
+  routes: readonly RouteView[];
+  now: number;
+  width: number;
+  /** rows for targets, not counting the title */
+  height: number;
+  selectedKey: string | null;
+  greyed: boolean;
+}
+
+/** Each route's chain in the order a request starting now would try it. */
+export function ChainsPanel({ routes, now, width, height, selectedKey, greyed }: ChainsPanelProps) {
+  const all = chainLines(routes, { width, now, selectedKey });
+  const focus = all.findIndex((l) => l.key === selectedKey);
+  const start = windowStart(all.length, height, focus === -1 ? null : focus);
+  const shown = all.slice(start, start + height);
+  const range = all.length > height ? [seg(`${start + 1}-${start + shown.length} of ${all.length}`, 'muted')] : [];
+  const title = titleLine('CHAINS', [seg('order a request tries now', 'muted')], width, range);
+  const body = all.length === 0 ? [{ segments: [seg('  no routes', 'muted')] }] : shown;
+  return <Lines lines={[title, ...body]} height={height + 1} greyed={greyed} />;
+}

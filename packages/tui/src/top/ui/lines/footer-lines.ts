@@ -1,0 +1,51 @@
+import { footerText, isEnabled, KEYMAP, type KeyBinding, type KeyContext, type Mode } from '../keymap.js';
+import { textWidth } from '../text.js';
+import { clipLine, line, seg, type Line, type Segment } from './line.js';
+
+/**
+ * The footer: the keys of the current mode, from the keymap table. A key that
+ * cannot act now (reset while disconnected) is dimmed, not hidden, so the
+ * layout does not jump. When the line is too narrow, hints drop from the
+ * right, but `? help` and `q quit` always stay.
+ */
+const ALWAYS_SHOWN = new Set(['open-help', 'quit', 'close-help']);
+
+interface Hint {
+  readonly binding: KeyBinding;
+  readonly segments: Segment[];
+}
+
+function hints(mode: Mode, ctx: KeyContext, keymap: readonly KeyBinding[]): Hint[] {
+  const out: Hint[] = [];
+  for (const binding of keymap) {
+    if (binding.mode !== mode) continue;
+    const text = footerText(binding, ctx);
+    if (text === null) continue;
+    const enabled = isEnabled(binding, ctx);
+    out.push({
+      binding,
+      segments: [seg(binding.footerKeys ?? binding.keyLabel, enabled ? 'key' : 'muted'), seg(' '), seg(text, enabled ? 'plain' : 'muted')],
+    });
+  }
+  return out;
+}
+
+function join(list: readonly Hint[], lead: readonly Segment[]): Segment[] {
+  const out: Segment[] = [...lead];
+  list.forEach((hint, i) => {
+    if (i > 0 || lead.length > 0) out.push(seg('  '));
+    out.push(...hint.segments);
+  });
+  return out;
+}
+
+export function footerLine(mode: Mode, ctx: KeyContext, width: number, lead: readonly Segment[] = [], keymap: readonly KeyBinding[] = KEYMAP): Line {
+  let list = hints(mode, ctx, keymap);
+  const fits = () => textWidth(join(list, lead).map((s) => s.text).join('')) <= width - 1;
+  while (!fits()) {
+    const drop = list.map((h) => h.binding.command).findLastIndex((c) => !ALWAYS_SHOWN.has(c));
+    if (drop === -1) break;
+    list = list.filter((_, i) => i !== drop);
+  }
+  return clipLine(line([seg(' '), ...join(list, lead)]), width);
+}

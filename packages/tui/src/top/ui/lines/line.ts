@@ -1,0 +1,82 @@
+import type { Tone } from '../theme.js';
+import { ELLIPSIS, fit, textWidth, truncate } from '../text.js';
+
+/**
+ * A screen line as data: coloured pieces of text, already laid out to the
+ * width it will be shown at. Panels build lines with pure functions (tested
+ * without a terminal); one component paints them; the non-TTY printout joins
+ * their text.
+ */
+export interface Segment {
+  readonly text: string;
+  readonly tone: Tone;
+}
+
+export interface Line {
+  readonly segments: readonly Segment[];
+  /** the selectable row this line shows, if any */
+  readonly key?: string;
+}
+
+export function seg(text: string, tone: Tone = 'plain'): Segment {
+  return { text, tone };
+}
+
+export function line(segments: readonly Segment[], key?: string): Line {
+  return key === undefined ? { segments } : { segments, key };
+}
+
+export const BLANK: Line = { segments: [] };
+
+export function lineText(l: Line): string {
+  return l.segments.map((s) => s.text).join('');
+}
+
+export function lineWidth(l: Line): number {
+  return textWidth(lineText(l));
+}
+
+/** `l` cut to `width` columns; a cut ends in `…` (in the tone of the segment it cut). */
+export function clipLine(l: Line, width: number): Line {
+  if (lineWidth(l) <= width) return l;
+  const out: Segment[] = [];
+  let used = 0;
+  for (const s of l.segments) {
+    const w = textWidth(s.text);
+    if (used + w <= width - 1) {
+      out.push(s);
+      used += w;
+      continue;
+    }
+    const room = width - used;
+    const cut = truncate(s.text, room);
+    out.push(seg(cut.endsWith(ELLIPSIS) ? cut : cut + ELLIPSIS, s.tone));
+    break;
+  }
+  return { ...l, segments: out };
+}
+
+/** Left part and right part on one line, the right part flush with `width`. */
+export function spread(left: readonly Segment[], right: readonly Segment[], width: number): Line {
+  const rightWidth = textWidth(right.map((s) => s.text).join(''));
+  const leftLine = clipLine(line(left), Math.max(0, width - rightWidth - 1));
+  const gap = Math.max(1, width - lineWidth(leftLine) - rightWidth);
+  return clipLine(line([...leftLine.segments, seg(' '.repeat(gap)), ...right]), width);
+}
+
+/** A panel title rule: `─ CHAINS  note ───────── right`. */
+export function titleLine(title: string, note: readonly Segment[], width: number, right: readonly Segment[] = []): Line {
+  const left = [seg('─ ', 'muted'), seg(title, 'title'), ...(note.length > 0 ? [seg('  '), ...note] : []), seg(' ')];
+  const leftWidth = textWidth(left.map((s) => s.text).join(''));
+  const rightWidth = textWidth(right.map((s) => s.text).join(''));
+  const fill = width - leftWidth - rightWidth - (right.length > 0 ? 1 : 0);
+  if (fill < 1) return clipLine(line([...left, ...right]), width);
+  return line([...left, seg('─'.repeat(fill), 'muted'), ...(right.length > 0 ? [seg(' '), ...right] : [])]);
+}
+
+/** A name in a column: the name in its tone (a selection highlights only the name), then padding. */
+export function cell(text: string, width: number, tone: Tone): Segment[] {
+  const shown = fit(text, width).trimEnd();
+  const pad = width - textWidth(shown);
+  return pad > 0 ? [seg(shown, tone), seg(' '.repeat(pad))] : [seg(shown, tone)];
+}

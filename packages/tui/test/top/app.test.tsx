@@ -1,0 +1,210 @@
+import chalk from 'chalk';
+import { afterEach, describe, expect, test } from 'vitest';
+import { KEYMAP } from '../../src/top/ui/keymap.js';
+import { startApp, type AppHarness } from './support/app-harness.js';
+import { breakerEvent, decision, failoverDecision, healthySnapshot, troubledSnapshot } from './support/fixtures.js';
+import { BACKSPACE, ENTER, ESC } from './support/render-ink.js';
+
+/** The whole monitor against a fake daemon: keys in, frames and requests out. */
+let app: AppHarness | null = null;
+afterEach(() => {
+  app?.close();
+  app = null;
+});
+
+/** The line of the frame that carries the selection marker. */
+const selectedLine = (frame: string) => frame.split('\n').find((l) => l.startsWith('›')) ?? '';
+
+/** Presses `j`/`k` until the selected line matches, one key at a time (a burst would read as a paste). */
+async function selectRow(h: AppHarness, pattern: RegExp, key = 'j', maxPresses = 20): Promise<void> {
+  for (let i = 0; i < maxPresses; i += 1) {
+    const before = selectedLine(h.ui.frame());
+    if (pattern.test(before)) return;
+    h.ui.press(key);
+    await h.ui.waitFor((f) => selectedLine(f) !== before);
+  }
+  throw new Error(`no row matching ${pattern} after ${maxPresses} presses:\n${h.ui.frame()}`);
+}
+
+describe('live updates', () => {
+  test('a breaker trip moves the target to the back of its chain and shows its countdown', async () => {
+    app = await startApp();
+    const before = await app.ui.waitFor('CHAINS');
+    expect(before).toMatch(/sonnet +● healthy +work-max\/claude-sonnet-4-5\n/);
+    const now = Date.now();
+    app.daemon.emit(breakerEvent({ ts: now, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: now + 42_400 }));
+    const after = await app.ui.waitFor('✗ credit');
+    const lines = after.split('\n');
+    const sonnet = lines.findIndex((l) => /^.sonnet /.test(l));
+    expect(lines[sonnet]).toMatch(/● healthy +personal-pro\/claude-sonnet-4-5/);
+    expect(lines[sonnet + 1]).toMatch(/● healthy +openrouter\/anthropic\/claude-sonnet-4\.5/);
+    expect(lines[sonnet + 2]).toMatch(/✗ credit +work-max\/claude-sonnet-4-5 +probe in 4[0-3]s$/);
+    expect(after).toMatch(/work-max +✗ credit +probe in 4[0-3]s · refused 0/);
+  });
+
+  test('decisions scroll in at the bottom of the log', async () => {
+    app = await startApp();
+    app.daemon.emit(decision({ ts: Date.now(), route: 'opus', served_by: 'work-max/claude-opus-4-1', attempts: [{ seat: 'work-max', model: 'claude-opus-4-1', outcome: 'ok', status: 200, ms: 5 }] }));
+    app.daemon.emit(failoverDecision(Date.now()));
+    const frame = await app.ui.waitFor('work-max 402 →');
+    const log = frame.slice(frame.indexOf('DECISIONS')).split('\n');
+    expect(log[1]).toContain('opus');
+    expect(log[2]).toContain('work-max 402 → personal-pro/claude-sonnet-4-5 ok');
+  });
+
+  test('countdowns run down on the shared 1 Hz tick', async () => {
+    app = await startApp({ snapshot: troubledSnapshot });
+    const first = /ends in (\d+)s/.exec(await app.ui.waitFor('ends in'))![1]!;
+    const later = await app.ui.waitFor((f) => {
+      const shown = /ends in (\d+)s/.exec(f)?.[1];
+      return shown !== undefined && Number(shown) < Number(first);
+    });
+    // every countdown on screen moved together: the seat row agrees with the chain row
+    const chainRow = /openrouter\/openai\/gpt-5-codex +ends in (\d+)s/.exec(later)![1];
+    const seatRow = /openrouter +✗ rate-limit +ends in (\d+)s/.exec(later)![1];
+    expect(seatRow).toBe(chainRow);
+  });
+
+  test('a flood of events costs a few frames, not one per event', async () => {
+    app = await startApp();
+    await app.ui.waitFor('waiting for requests');
+    const framesBefore = app.ui.frameCount();
+    const now = Date.now();
+    for (let i = 0; i < 2000; i += 1) app.daemon.emit(decision({ ts: now, request_id: `flood-${i}`, route: i === 1999 ? 'last' : 'sonnet' }));
+    await app.ui.waitFor((f) => / last /.test(f));
+    expect(app.store.getState().decisionsReceived).toBe(2000);
+    expect(app.ui.frameCount() - framesBefore).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('reset keys', () => {
+  test('r then y resets exactly the selected seat', async () => {
+    app = await startApp({ snapshot: troubledSnapshot });
+    await selectRow(app, /^›personal-pro /);
+    const question = await app.ui.pressUntil('r', 'Reset seat personal-pro');
+    expect(question).toContain('y yes, reset');
+    expect(app.daemon.requestsOf('reset')).toHaveLength(0); // nothing before the answer
+    await app.ui.pressUntil('y', '✓ reset seat personal-pro: cleared 1 breaker(s)');
+    expect(app.daemon.requestsOf('reset')).toEqual([{ cmd: 'reset', args: { seat: 'personal-pro' } }]);
+  });
+
+  test('r on a chain target resets that target (seat and model), and warns when its trouble is seat-wide', async () => {
+    app = await startApp({ snapshot: troubledSnapshot });
+    await selectRow(app, /work-max\/claude-sonnet-4-5/);
+    const question = await app.ui.pressUntil('r', 'Reset target work-max/claude-sonnet-4-5');
+    expect(question).toContain('note: credit is seat-wide; select seat work-max to clear it');
+    await app.ui.pressUntil('y', '✓ reset target work-max/claude-sonnet-4-5');
+    expect(app.daemon.requestsOf('reset')).toEqual([{ cmd: 'reset', args: { seat: 'work-max', model: 'claude-sonnet-4-5' } }]);
+  });
+
+  test('R then Enter (without y) sends nothing: all defaults to No', async () => {
+    app = await startApp({ snapshot: troubledSnapshot });
+    await app.ui.pressUntil('R', 'Reset EVERY breaker on every seat?');
+    await app.ui.pressUntil(ENTER, 'reset cancelled: nothing was changed');
+    expect(app.ui.frame()).not.toContain('CONFIRM');
+    expect(app.daemon.requestsOf('reset')).toHaveLength(0);
+  });
+
+  test('R then y resets everything', async () => {
+    app = await startApp({ snapshot: troubledSnapshot });
+    await app.ui.pressUntil('R', 'Reset EVERY breaker');
+    await app.ui.pressUntil('y', '✓ reset every breaker: cleared 1 breaker(s)');
+    expect(app.daemon.requestsOf('reset')).toEqual([{ cmd: 'reset', args: undefined }]);
+  });
+
+  test('the reset result is transient', async () => {
+    app = await startApp({ snapshot: troubledSnapshot, messageMs: 1500 });
+    await app.ui.pressUntil('R', 'Reset EVERY breaker');
+    await app.ui.pressUntil('n', 'reset cancelled');
+    await app.ui.waitFor((f) => !f.includes('reset cancelled'), 6000);
+  });
+
+  test('influence off: reset keys are dimmed and say why instead of asking', async () => {
+    const off = { enabled: false, cooldown_secs: 60, max_cooldown_secs: 900, trip_threshold: 3, window_secs: 300 };
+    app = await startApp({ snapshot: (now) => healthySnapshot(now, off) });
+    await app.ui.waitFor('influence off');
+    await app.ui.pressUntil('R', 'routing influence is disabled (no breakers to reset)');
+    expect(app.ui.frame()).not.toContain('CONFIRM');
+    expect(app.daemon.requestsOf('reset')).toHaveLength(0);
+  });
+});
+
+describe('the decision log', () => {
+  test('p pauses (PAUSED badge): new decisions stop scrolling in; p again follows', async () => {
+    app = await startApp();
+    app.daemon.emit(decision({ ts: Date.now(), request_id: 'first', route: 'opus' }));
+    await app.ui.waitFor((f) => /DECISIONS[^\n]*\n[^\n]*opus/.test(f));
+    const paused = await app.ui.pressUntil('p', 'PAUSED');
+    expect(paused).toContain('p follow');
+    app.daemon.emit(failoverDecision(Date.now()));
+    const held = await app.ui.waitFor('PAUSED  1 new');
+    expect(held).not.toContain('work-max 402');
+    const following = await app.ui.pressUntil('p', 'work-max 402 → personal-pro');
+    expect(following).not.toContain('PAUSED');
+  });
+
+  test('/ filters the log by route, seat or status; Esc clears', async () => {
+    app = await startApp();
+    const now = Date.now();
+    app.daemon.emit(decision({ ts: now, route: 'opus', served_by: 'work-max/claude-opus-4-1', attempts: [{ seat: 'work-max', model: 'claude-opus-4-1', outcome: 'ok', status: 200, ms: 5 }] }));
+    app.daemon.emit(failoverDecision(now));
+    app.daemon.emit(decision({ ts: now, route: 'codex', status: 429, served_by: 'openrouter/openai/gpt-5-codex', attempts: [{ seat: 'openrouter', model: 'openai/gpt-5-codex', outcome: 'http_429', status: 429, ms: 5 }] }));
+    await app.ui.waitFor('codex 429');
+    await app.ui.pressUntil('/', '/ filter:');
+    let frame = await app.ui.pressUntil('402', 'filter "402" 1 shown');
+    expect(frame).toContain('work-max 402 → personal-pro');
+    expect(frame).not.toMatch(/ opus +200/);
+    expect(frame).not.toContain('codex 429');
+    await app.ui.pressUntil(ENTER, (f) => !f.includes('/ filter:'));
+    // a seat name: the opus decision was served by work-max, the 402 attempt was on it too
+    await app.ui.pressUntil('/', '/ filter:');
+    for (const left of ['40', '4', '']) await app.ui.pressUntil(BACKSPACE, `filter: ${left}▏`);
+    frame = await app.ui.pressUntil('openrouter', 'filter "openrouter" 1 shown');
+    expect(frame).toContain('codex 429');
+    await app.ui.pressUntil(ENTER, (f) => !f.includes('/ filter:'));
+    frame = await app.ui.pressUntil(ESC, (f) => !f.includes('filter "'));
+    expect(frame).toContain('work-max 402');
+    expect(frame).toContain('codex 429');
+  });
+});
+
+describe('help and quit', () => {
+  test('? shows every key of the keymap; Esc closes it', async () => {
+    app = await startApp({ rows: 30 });
+    const help = await app.ui.pressUntil('?', 'HELP');
+    for (const binding of KEYMAP) {
+      expect(help).toContain(binding.keyLabel);
+      expect(help).toContain(binding.label);
+    }
+    const back = await app.ui.pressUntil(ESC, 'CHAINS');
+    expect(back).not.toContain('HELP');
+  });
+
+  test('q quits', async () => {
+    app = await startApp();
+    const exited = app.ui.instance.waitUntilExit();
+    app.ui.press('q');
+    await expect(exited).resolves.toBeUndefined();
+  });
+});
+
+describe('losing the daemon', () => {
+  test('says disconnected in words, greys the last state, refuses resets, and comes back live by itself', async () => {
+    const level = chalk.level;
+    chalk.level = 3; // the test worker's stdout is no terminal: force escapes so greying is visible
+    app = await startApp({ snapshot: troubledSnapshot, colour: true }).finally(() => undefined);
+    app.daemon.stop();
+    const down = await app.ui.waitFor('✗ disconnected — retrying in');
+    expect(down).toContain('work-max/claude-sonnet-4-5'); // last state kept
+    const greyed = app.ui.rawFrame().split('\n').find((l) => l.includes('work-max/claude-sonnet-4-5'))!;
+    expect(greyed).toContain('\x1b[2m');
+    expect(greyed).not.toMatch(/\x1b\[3[1-6]m/);
+    await app.ui.pressUntil('r', 'not connected to the daemon: reset is unavailable');
+    await app.ui.pressUntil('R', 'not connected to the daemon');
+    expect(app.ui.frame()).not.toContain('CONFIRM');
+    app.daemon.up = true;
+    await app.ui.waitFor('● live');
+    expect(app.daemon.requestsOf('reset')).toHaveLength(0);
+    chalk.level = level;
+  });
+});

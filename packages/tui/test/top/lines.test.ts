@@ -1,0 +1,128 @@
+import type { Key } from 'ink';
+import { describe, expect, test } from 'vitest';
+import { formatCountdown, formatSeconds } from '../../src/top/ui/format.js';
+import { findBinding, type KeyContext } from '../../src/top/ui/keymap.js';
+import { decisionLines, matchesFilter, pathSegments } from '../../src/top/ui/lines/decision-lines.js';
+import { footerLine } from '../../src/top/ui/lines/footer-lines.js';
+import { lineText, lineWidth } from '../../src/top/ui/lines/line.js';
+import { fit, textWidth, truncate } from '../../src/top/ui/text.js';
+import { decision, failoverDecision } from './support/fixtures.js';
+
+const key = (over: Partial<Key> = {}): Key => ({
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+  ...over,
+});
+
+const ctx: KeyContext = { connected: true, influenceEnabled: true, hasSelection: true, filterActive: false, paused: false };
+
+describe('countdowns', () => {
+  test('read 42s, 3m05s, 1h02m, and never go negative', () => {
+    expect(formatSeconds(42)).toBe('42s');
+    expect(formatSeconds(185)).toBe('3m05s');
+    expect(formatSeconds(3720)).toBe('1h02m');
+    expect(formatCountdown(1000, 1000 + 5000)).toBe('0s');
+    // a partial second counts up: 41.2 s left still reads 42s
+    expect(formatCountdown(41_200, 0)).toBe('42s');
+  });
+});
+
+describe('text fitting', () => {
+  test('cuts with an ellipsis, pads to the column, counts wide characters as two', () => {
+    expect(truncate('claude-sonnet-4-5', 10)).toBe('claude-so…');
+    expect(fit('abc', 5)).toBe('abc  ');
+    expect(fit('abc', 5, 'right')).toBe('  abc');
+    expect(textWidth('模型')).toBe(4);
+    expect(textWidth('● ✗ ◌ ◐ →')).toBe(9);
+  });
+});
+
+describe('decision lines', () => {
+  test('the attempt path names each seat with its outcome and the server in full', () => {
+    expect(pathSegments(failoverDecision(0)).map((s) => s.text).join('')).toBe('work-max 402 → personal-pro/claude-sonnet-4-5 ok');
+    const timedOut = decision({
+      ts: 0,
+      attempts: [
+        { seat: 'work-max', model: 'm', outcome: 'timeout', status: null, ms: 10 },
+        { seat: 'team', model: 'm', outcome: 'http_5xx', status: 503, ms: 10 },
+      ],
+      served_by: 'team/m',
+      status: 503,
+    });
+    expect(pathSegments(timedOut).map((s) => s.text).join('')).toBe('work-max timeout → team/m 503');
+  });
+
+  test('a decision with no attempt says why', () => {
+    const unknown = decision({ ts: 0, route: 'nope', attempts: [], served_by: null, status: 404 });
+    expect(pathSegments(unknown).map((s) => s.text).join('')).toBe('unknown route');
+    const noModel = decision({ ts: 0, route: null, attempts: [], served_by: null, status: 400 });
+    expect(pathSegments(noModel).map((s) => s.text).join('')).toBe('no model in the request');
+  });
+
+  test('a filter matches route, seat or status', () => {
+    const d = failoverDecision(0);
+    expect(matchesFilter(d, 'sonnet')).toBe(true);
+    expect(matchesFilter(d, 'WORK-MAX')).toBe(true);
+    expect(matchesFilter(d, '402')).toBe(true);
+    expect(matchesFilter(d, 'opus')).toBe(false);
+  });
+
+  test('a narrow line names the server by seat rather than cut its name; past that it ends in …', () => {
+    const entry = { n: 1, event: failoverDecision(Date.now()) };
+    const [wide] = decisionLines([entry], { width: 100 });
+    expect(lineText(wide!)).toMatch(/ work-max 402 → personal-pro\/claude-sonnet-4-5 ok$/);
+    const [narrow] = decisionLines([entry], { width: 60 });
+    expect(lineText(narrow!)).toMatch(/ work-max 402 → personal-pro ok$/);
+    const [tiny] = decisionLines([entry], { width: 40 });
+    expect(lineWidth(tiny!)).toBe(40);
+    expect(lineText(tiny!).endsWith('…')).toBe(true);
+  });
+});
+
+describe('keymap', () => {
+  test('the same table drives input: arrows and j/k, R, Esc per mode', () => {
+    expect(findBinding('main', '', key({ upArrow: true }))?.command).toBe('select-up');
+    expect(findBinding('main', 'j', key())?.command).toBe('select-down');
+    expect(findBinding('main', 'R', key({ shift: true }))?.command).toBe('reset-all');
+    expect(findBinding('main', '', key({ escape: true, meta: true }))?.command).toBe('clear-filter');
+    expect(findBinding('confirm', '', key({ return: true }))?.command).toBe('confirm-no');
+    expect(findBinding('confirm', 'y', key())?.command).toBe('confirm-yes');
+    expect(findBinding('filter', 'j', key())?.command).toBe('filter-type');
+    expect(findBinding('filter', '', key({ delete: true }))?.command).toBe('filter-delete');
+  });
+
+  test('the footer shows the current mode’s keys from the table, and keeps help and quit when narrow', () => {
+    expect(lineText(footerLine('main', ctx, 100))).toBe(' ↑↓ select  r reset  R reset all  p pause  / filter  ? help  q quit');
+    expect(lineText(footerLine('main', { ...ctx, paused: true, filterActive: true }, 120))).toContain('p follow  / filter  Esc clear filter');
+    const narrow = lineText(footerLine('main', ctx, 30));
+    expect(narrow).toContain('? help');
+    expect(narrow).toContain('q quit');
+    expect(textWidth(narrow)).toBeLessThanOrEqual(30);
+  });
+
+  test('disabled keys are dimmed in the footer, not hidden', () => {
+    const segments = footerLine('main', { ...ctx, connected: false }, 100).segments;
+    const reset = segments.findIndex((s) => s.text === 'reset');
+    expect(reset).toBeGreaterThan(0);
+    expect(segments[reset]!.tone).toBe('muted');
+    expect(segments[reset - 2]!).toEqual({ text: 'r', tone: 'muted' });
+  });
+});

@@ -1,0 +1,125 @@
+import { render } from 'ink-testing-library';
+import type { ReactElement } from 'react';
+import { afterEach, describe, expect, test } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { ChainsPanel } from '../../src/top/ui/components/ChainsPanel.js';
+import { DecisionLogPanel } from '../../src/top/ui/components/DecisionLogPanel.js';
+import { Footer } from '../../src/top/ui/components/Footer.js';
+import { HeaderPanel } from '../../src/top/ui/components/HeaderPanel.js';
+import { SeatsPanel } from '../../src/top/ui/components/SeatsPanel.js';
+import { ThemeContext } from '../../src/top/ui/components/theme-context.js';
+import { seatRows } from '../../src/top/ui/lines/seat-lines.js';
+import { createTheme } from '../../src/top/ui/theme.js';
+import { decision, failoverDecision, healthySnapshot, troubledSnapshot } from './support/fixtures.js';
+import { stateFrom } from './support/state.js';
+
+/** Each panel on its own, from a fixed snapshot, through ink-testing-library. */
+const NOW = new Date(2025, 0, 15, 14, 3, 7).getTime();
+
+function frameOf(node: ReactElement): string {
+  const { lastFrame } = render(<ThemeContext.Provider value={createTheme({ colour: false })}>{node}</ThemeContext.Provider>);
+  return lastFrame() ?? '';
+}
+
+afterEach(() => cleanup());
+
+describe('header', () => {
+  test('daemon URL, uptime, rates, influence and connection', () => {
+    const frame = frameOf(<HeaderPanel state={stateFrom(troubledSnapshot(NOW))} width={100} />);
+    expect(frame).toContain('http://127.0.0.1:4141');
+    expect(frame).toContain('up 5m12s');
+    expect(frame).toContain('2.5 req/s');
+    expect(frame).toContain('3 fail-overs/min');
+    expect(frame).toContain('influence on');
+    expect(frame).toContain('● live');
+  });
+
+  test('says a lost connection in words', () => {
+    const state = stateFrom(troubledSnapshot(NOW), { connection: { kind: 'disconnected', reason: 'daemon stopped', retryAt: NOW + 2000 } });
+    expect(frameOf(<HeaderPanel state={state} width={100} />)).toContain('✗ disconnected — retrying in 2s');
+  });
+
+  test('influence off is said, with what it means', () => {
+    const snapshot = healthySnapshot(NOW, { enabled: false, cooldown_secs: 60, max_cooldown_secs: 900, trip_threshold: 3, window_secs: 300 });
+    expect(frameOf(<HeaderPanel state={stateFrom(snapshot)} width={100} />)).toContain('influence off (order never changes)');
+  });
+});
+
+describe('chains', () => {
+  test('each route with its targets in try order, state as glyph and word, countdowns', () => {
+    const state = stateFrom(troubledSnapshot(NOW));
+    const frame = frameOf(<ChainsPanel routes={state.routes} now={NOW} width={100} height={8} selectedKey={null} greyed={false} />);
+    const rows = frame.split('\n');
+    expect(rows[0]).toMatch(/^─ CHAINS {2}order a request tries now ─+$/);
+    expect(rows[1]).toMatch(/^ sonnet +● healthy +personal-pro\/claude-sonnet-4-5$/);
+    expect(rows[2]).toMatch(/^ +✗ credit +work-max\/claude-sonnet-4-5 +probe in 3m05s$/);
+    expect(rows[3]).toMatch(/^ +✗ rate-limit +openrouter\/anthropic\/claude-sonnet-4\.5 +ends in 42s$/);
+    expect(rows[4]).toMatch(/^ opus +✗ credit +work-max\/claude-opus-4-1 +probe in 3m05s$/);
+    expect(rows[5]).toMatch(/^ +fail-open +✗ errors +personal-pro\/claude-opus-4-1 +probe in 55s$/);
+    expect(rows[6]).toMatch(/^ codex +✗ rate-limit +openrouter\/openai\/gpt-5-codex +ends in 42s$/);
+  });
+
+  test('probe-ready and probe-in-flight read differently', () => {
+    const snapshot = troubledSnapshot(NOW);
+    const seats = snapshot.seats.map((s) =>
+      s.id === 'work-max' ? { ...s, credit: { ...s.credit!, probe_ready_at: NOW - 1, claimed_at: NOW - 1 } } : s.id === 'personal-pro' ? { ...s, models: s.models.map((m) => (m.breaker ? { ...m, breaker: { ...m.breaker, probe_ready_at: NOW - 1 } } : m)) } : s,
+    );
+    const state = stateFrom({ ...snapshot, seats });
+    const frame = frameOf(<ChainsPanel routes={state.routes} now={NOW} width={100} height={8} selectedKey={null} greyed={false} />);
+    expect(frame).toMatch(/◐ credit +work-max\/claude-sonnet-4-5 +probing/);
+    expect(frame).toMatch(/◌ errors +personal-pro\/claude-opus-4-1 +probe ready/);
+  });
+
+  test('too many rows: a window around the selection, with its range in the title', () => {
+    const state = stateFrom(troubledSnapshot(NOW));
+    const selectedKey = 'chain:codex:openrouter/openai/gpt-5-codex';
+    const frame = frameOf(<ChainsPanel routes={state.routes} now={NOW} width={100} height={3} selectedKey={selectedKey} greyed={false} />);
+    expect(frame.split('\n')[0]).toMatch(/4-6 of 6$/);
+    expect(frame).toContain('›codex');
+  });
+});
+
+describe('seats', () => {
+  test('breakers with refused counts, per seat and per model', () => {
+    const state = stateFrom(troubledSnapshot(NOW));
+    const frame = frameOf(<SeatsPanel rows={seatRows(state.seats, NOW, 3)} width={100} height={6} selectedKey={null} greyed={false} />);
+    const rows = frame.split('\n');
+    expect(rows[0]).toMatch(/^─ SEATS {2}breakers and refused attempts ─+$/);
+    expect(rows[1]).toMatch(/^ work-max +✗ credit +probe in 3m05s · refused 4 · 1 failed probe$/);
+    expect(rows[2]).toMatch(/^ personal-pro +● healthy +anthropic$/);
+    expect(rows[3]).toMatch(/^ └ claude-opus-4-1 +✗ errors +probe in 55s · refused 2$/);
+    expect(rows[4]).toMatch(/^ openrouter +✗ rate-limit +ends in 42s · refused 1$/);
+  });
+
+  test('a model with errors below the trip threshold shows its streak', () => {
+    const snapshot = healthySnapshot(NOW);
+    const seats = snapshot.seats.map((s) => (s.id === 'openrouter' ? { ...s, models: s.models.map((m) => (m.model === 'openai/gpt-5-codex' ? { ...m, streak: 2 } : m)) } : s));
+    const state = stateFrom({ ...snapshot, seats });
+    const frame = frameOf(<SeatsPanel rows={seatRows(state.seats, NOW, 3)} width={100} height={5} selectedKey={null} greyed={false} />);
+    expect(frame).toMatch(/\n └ openai\/gpt-5-codex +· streak +2 of 3 errors in a row\n?/);
+  });
+});
+
+describe('decision log', () => {
+  test('time, route, status, ms and the attempt path, newest last', () => {
+    const decisions = [decision({ ts: NOW - 2000 }), failoverDecision(NOW)];
+    const state = stateFrom(troubledSnapshot(NOW), { decisions });
+    const frame = frameOf(<DecisionLogPanel decisions={state.decisions} received={2} filter="" pausedAt={null} width={100} height={4} greyed={false} />);
+    const rows = frame.split('\n');
+    expect(rows[0]).toMatch(/^─ DECISIONS {2}following ─+$/);
+    expect(rows[1]).toBe(' 14:03:05 sonnet 200 652ms personal-pro/claude-sonnet-4-5 ok');
+    expect(rows[2]).toBe(' 14:03:07 sonnet 200 812ms work-max 402 → personal-pro/claude-sonnet-4-5 ok');
+  });
+
+  test('says it is waiting before the first request', () => {
+    const frame = frameOf(<DecisionLogPanel decisions={[]} received={0} filter="" pausedAt={null} width={100} height={4} greyed={false} />);
+    expect(frame).toContain('waiting for requests…');
+  });
+});
+
+describe('footer', () => {
+  test('the keys from the keymap', () => {
+    const ctx = { connected: true, influenceEnabled: true, hasSelection: true, filterActive: false, paused: false };
+    expect(frameOf(<Footer mode="main" ctx={ctx} width={100} />)).toBe(' ↑↓ select  r reset  R reset all  p pause  / filter  ? help  q quit');
+  });
+});

@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+/**
+ * The real thing for end-to-end tests: a fake upstream (a real HTTP server in
+ * the test process) where seat A answers 402 and seat B answers 200, and the
+ * daemon run by the built CLI (`routeplane serve --config <tmpfile>`).
+ */
+export const CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` before the end-to-end tests`);
+}
+
+export interface FakeUpstream {
+  readonly url: string;
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+export async function startFakeUpstream(): Promise<FakeUpstream> {
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      requests.push(req.url ?? '');
+      if (req.url?.startsWith('/seat-a/')) {
+        res.writeHead(402, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'billing_error', message: 'credit balance too low' } }));
+        return;
+      }
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { model?: string };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'msg_e2e',
+          type: 'message',
+          role: 'assistant',
+          model: body.model,
+          content: [{ type: 'text', text: 'ok' }],
+          stop_reason: 'end_turn',
+          usage: { input_tokens: 1, output_tokens: 1 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
+
+export interface DaemonSetup {
+  readonly dir: string;
+  readonly configPath: string;
+  readonly socketPath: string;
+  readonly env: NodeJS.ProcessEnv;
+  remove(): void;
+}
+
+/** A config with seat `max-a` (402s) before `team-b` (200s) on route `sonnet`, influence on. */
+export function writeDaemonConfig(upstreamUrl: string, cooldownSecs = 120): DaemonSetup {
+  const dir = mkdtempSync(join(tmpdir(), 'rp-top-e2e-'));
+  const socketPath = join(dir, 'control.sock');
+  const configPath = join(dir, 'routeplane.yaml');
+  writeFileSync(
+    configPath,
+    [
+      'server:',
+      '  listen: 127.0.0.1:0',
+      'control:',
+      `  socket: ${socketPath}`,
+      'decision_log:',
+      '  path: false',
+      'seats:',
+      '  - id: max-a',
+      '    provider: anthropic',
+      `    base_url: ${upstreamUrl}/seat-a`,
+      '    api_key_env: E2E_KEY_A',
+      '  - id: team-b',
+      '    provider: anthropic',
+      `    base_url: ${upstreamUrl}/seat-b`,
+      '    api_key_env: E2E_KEY_B',
+      'routes:',
+      '  - model: sonnet',
+      '    chain:',
+      '      - { seat: max-a, model: claude-sonnet-4-5 }',
+      '      - { seat: team-b, model: claude-sonnet-4-5 }',
+      'influence:',
+      '  enabled: true',
+      `  cooldown_secs: ${cooldownSecs}`,
+      '',
+    ].join('\n'),
+  );
+  return {
+    dir,
+    configPath,
+    socketPath,
+    env: { ...process.env, E2E_KEY_A: 'sk-e2e-a', E2E_KEY_B: 'sk-e2e-b' },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export interface RunningServe {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** Date.now() when the daemon said it was listening */
+  readonly listeningAt: number;
+  stop(): Promise<void>;
+}
+
+/** `routeplane serve --config …`, resolved once it prints its listening line. */
+export async function startServe(setup: DaemonSetup): Promise<RunningServe> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--config', setup.configPath], { env: setup.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  const url = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`serve did not start within 20 s; stderr:\n${stderr}`)), 20_000);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const match = /^routeplane listening on (\S+) /.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        ok(match[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`serve exited with ${code}; stderr:\n${stderr}`));
+    });
+  });
+  return {
+    child,
+    url,
+    listeningAt: Date.now(),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** One Anthropic request for route `sonnet` through the daemon. */
+export async function askSonnet(daemonUrl: string): Promise<Response> {
+  return fetch(`${daemonUrl}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'agent-key', 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify({ model: 'sonnet', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+}
