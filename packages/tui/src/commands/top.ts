@@ -7,7 +7,7 @@ export function registerTop(program: Command): void {
     program
       .command('top')
       .description('live monitor of routes, breakers and decisions')
-      .option('--json', 'when stdout is not a terminal: print the snapshot as JSON'),
+      .option('--json', 'print one snapshot as JSON and exit (for scripts)'),
   ).action(async (opts: ClientOptions & { json?: boolean }) => {
     const socketPath = resolveSocketPath(opts);
     // loaded on demand: Ink and React are not worth their start-up time to any other command
