@@ -30,6 +30,8 @@ interface Claim {
 
 interface EnginePlan extends Plan {
   readonly claims: Claim[];
+  /** when the request planned: a success it reports cannot speak for a trip that came later */
+  readonly plannedAt: number;
 }
 
 type TargetHealth =
@@ -105,7 +107,7 @@ export class InfluenceEngine implements Influence {
       }
     });
     const { ordered, failOpen } = orderByHealth(planned, (p) => p.state !== 'tripped');
-    return { targets: ordered, failOpen, claims } satisfies EnginePlan;
+    return { targets: ordered, failOpen, claims, plannedAt: now } satisfies EnginePlan;
   }
 
   record(plan: Plan, target: PlannedTarget, evidence: Evidence): void {
@@ -117,20 +119,24 @@ export class InfluenceEngine implements Influence {
     for (const c of claims) c.resolved = true;
 
     switch (evidence.kind) {
-      case 'success':
+      case 'success': {
         model.streak = 0;
         model.lastFailureAt = null;
-        if (model.breaker) {
+        // A request that began before a trip (a long stream, say) and succeeds after it
+        // says nothing about the state that tripped: clearing on it would flap the breaker.
+        const plannedAt = (plan as EnginePlan).plannedAt;
+        if (model.breaker && model.breaker.trippedAt <= plannedAt) {
           const probed = claims.some((c) => c.trip === model.breaker);
           model.breaker = null;
           this.emit('cleared', 'model', seat.id, target.model, probed ? 'probe succeeded' : 'success', null, null, 0);
         }
-        if (seat.credit) {
+        if (seat.credit && seat.credit.trippedAt <= plannedAt) {
           const probed = claims.some((c) => c.trip === seat.credit);
           seat.credit = null;
           this.emit('cleared', 'seat_credit', seat.id, null, probed ? 'probe succeeded' : `success on ${target.model}`, null, null, 0);
         }
         return;
+      }
       case 'none':
         for (const c of claims) this.releaseClaim(c, 'probe gave no verdict');
         return;

@@ -209,6 +209,18 @@ describe('influence breaker (seed 000)', () => {
     expect(inf.status().open).toEqual([]);
   });
 
+  it('a success from a request that began before the trip does not clear it (no flapping)', () => {
+    const { inf, clock, events } = setup();
+    const longStream = inf.plan(chain); // planned while everything was healthy
+    clock.advance(1000);
+    attempt(inf, 'a', 'm2', { kind: 'credit' });
+    clock.advance(1000);
+    inf.record(longStream, find(longStream, 'a', 'm1'), { kind: 'success' });
+    inf.finish(longStream);
+    expect(actions(events)).toEqual(['tripped:seat_credit:a']);
+    expect(inf.status().open.map((o) => o.scope)).toEqual(['seat_credit']);
+  });
+
   it('a failed probe re-trips with the cooldown doubled, up to max_cooldown_secs', () => {
     const { inf, clock, events } = setup({ cooldown_secs: 60, max_cooldown_secs: 200 });
     attempt(inf, 'a', 'm1', { kind: 'credit' });
