@@ -33,8 +33,14 @@ export async function runTop(opts: TopOptions): Promise<number> {
     return 1;
   }
   chooseReactProductionBuild();
-  const { runInteractive } = await import('./app-session.js');
-  return runInteractive({ store, manager, theme: themeFromEnv(), signal: opts.signal });
+  try {
+    const { runInteractive } = await import('./app-session.js');
+    return await runInteractive({ store, manager, theme: themeFromEnv(), signal: opts.signal });
+  } finally {
+    // Also on a failed import or render: a live reconnect timer would keep the process up forever.
+    manager.stop();
+    store.stop();
+  }
 }
 
 async function printOnce(connect: ConnectMonitorClient, opts: TopOptions): Promise<number> {
