@@ -1,0 +1,163 @@
+import { setMaxListeners } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { ScenarioClock } from '../clock.js';
+import { Random } from '../random.js';
+import type { Pacing, ScenarioSeat } from '../scenario/schema.js';
+import { behaviourAt, type Behaviour } from '../scenario/timeline.js';
+import { anthropicWire } from './anthropic-wire.js';
+import { openaiWire } from './openai-wire.js';
+import { estimateTokens, replyTokens } from './text.js';
+import type { ReplyMeta } from './wire.js';
+import { formatSeconds, pause, readJson, refuse, requestIdHeader } from './reply-io.js';
+
+/** Real providers batch tokens into frames; so do we, so a fast --speed does not flood the loop. */
+const MIN_FRAME_MS = 40;
+
+export interface SimulatedSeatOptions {
+  seat: ScenarioSeat;
+  /** the fake key this seat accepts (never printed) */
+  key: string;
+  clock: ScenarioClock;
+  pacing: Pacing;
+  repeatEvery: number | null;
+  seed: number;
+}
+
+export interface SimulatedSeat {
+  readonly id: string;
+  /** what a routeplane.yaml `base_url` should say for this seat */
+  readonly baseUrl: string;
+  /** responses by HTTP status, for tests and the summary */
+  readonly answered: ReadonlyMap<number, number>;
+  close(): Promise<void>;
+}
+
+/**
+ * One simulated provider account: a real HTTP server on 127.0.0.1 speaking its
+ * family's wire format, whose answers follow the seat's scenario timeline.
+ */
+export async function startSimulatedSeat(opts: SimulatedSeatOptions): Promise<SimulatedSeat> {
+  const wire = opts.seat.provider === 'anthropic' ? anthropicWire : openaiWire;
+  const random = new Random(opts.seed);
+  const answered = new Map<number, number>();
+  const stopping = new AbortController();
+  // Every in-flight request listens for the seat closing; that is by design, not a leak.
+  setMaxListeners(0, stopping.signal);
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const done = new AbortController();
+    const onGone = () => done.abort();
+    res.once('close', onGone);
+    stopping.signal.addEventListener('abort', onGone, { once: true });
+    try {
+      const outcome = await answer(req, res, done.signal);
+      if (outcome !== null) answered.set(outcome, (answered.get(outcome) ?? 0) + 1);
+    } finally {
+      stopping.signal.removeEventListener('abort', onGone);
+    }
+  }
+
+  /** Answers one request; the status sent, or null when the caller went away first. */
+  async function answer(req: IncomingMessage, res: ServerResponse, gone: AbortSignal): Promise<number | null> {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'POST' || path !== wire.path) {
+      req.resume();
+      return refuse(res, wire, 'not_found', 404, `no route for ${req.method} ${path} on this simulated ${wire.family} seat`);
+    }
+    const authProblem = wire.authProblem(req.headers, opts.key);
+    if (authProblem !== null) {
+      req.resume();
+      return refuse(res, wire, 'auth', 401, authProblem);
+    }
+    const headerProblem = wire.headerProblem(req.headers);
+    if (headerProblem !== null) {
+      req.resume();
+      return refuse(res, wire, 'bad_request', 400, headerProblem);
+    }
+    const body = await readJson(req);
+    if (body === null || typeof body.model !== 'string') {
+      return refuse(res, wire, 'bad_request', 400, 'the body must be a JSON object with a string "model"');
+    }
+    if (!opts.seat.models.includes(body.model)) {
+      return refuse(res, wire, 'not_found', 404, `model: ${body.model} (this seat serves ${opts.seat.models.join(', ')})`);
+    }
+
+    const behaviour = behaviourAt(opts.seat, body.model, opts.clock.seconds(), opts.repeatEvery);
+    if (behaviour.kind !== 'ok' && behaviour.kind !== 'slow') {
+      if (!(await pause(opts.clock.realMs(random.between(opts.pacing.error_secs)), gone))) return null;
+      return refuseFor(res, behaviour);
+    }
+
+    const meta: ReplyMeta = {
+      id: wire.family === 'anthropic' ? `msg_demo_${randomBytes(9).toString('hex')}` : `chatcmpl-demo${randomBytes(9).toString('hex')}`,
+      model: body.model,
+      promptTokens: estimateTokens(JSON.stringify(body.messages ?? '')),
+    };
+    const maxTokens = typeof body.max_tokens === 'number' && body.max_tokens > 0 ? body.max_tokens : Infinity;
+    const tokens = replyTokens(random, Math.min(random.int(opts.pacing.reply_tokens), maxTokens));
+    const tokenMs = opts.clock.realMs(random.between(opts.pacing.token_secs) * behaviour.slowFactor);
+    const firstMs = opts.clock.realMs(random.between(opts.pacing.first_token_secs) * behaviour.slowFactor);
+
+    if (body.stream !== true) {
+      if (!(await pause(firstMs + tokenMs * tokens.length, gone))) return null;
+      res.writeHead(200, { 'content-type': 'application/json', ...requestIdHeader(wire, meta) });
+      res.end(wire.json(meta, tokens));
+      return 200;
+    }
+
+    if (!(await pause(firstMs, gone))) return null;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...requestIdHeader(wire, meta) });
+    res.write(wire.streamHead(meta));
+    const perFrame = Math.max(1, Math.ceil(MIN_FRAME_MS / Math.max(tokenMs, 0.001)));
+    for (let i = 0; i < tokens.length; i += perFrame) {
+      const frame = tokens.slice(i, i + perFrame);
+      if (!(await pause(tokenMs * frame.length, gone))) return null;
+      res.write(wire.streamDelta(meta, frame.join('')));
+    }
+    res.end(wire.streamTail(meta, tokens.length, body));
+    return 200;
+  }
+
+  function refuseFor(res: ServerResponse, behaviour: Exclude<Behaviour, { kind: 'ok' | 'slow' }>): number {
+    switch (behaviour.kind) {
+      case 'credit_out':
+        return refuse(res, wire, 'credit', 402, 'Your credit balance is too low to access the API. Please go to Plans & Billing to upgrade or purchase credits.');
+      case 'server_error':
+        return refuse(res, wire, 'server', behaviour.status, behaviour.status === 529 ? 'Overloaded' : 'Internal server error');
+      case 'rate_limited': {
+        const secs = opts.clock.realSecs(behaviour.retryAfterSecs);
+        // Round up: a provider never tells you to come back before its window resets.
+        const headers: Record<string, string> = { 'retry-after': formatSeconds(secs) };
+        if (wire.family === 'openai') headers['retry-after-ms'] = String(Math.ceil(secs * 1000));
+        return refuse(res, wire, 'rate_limit', 429, 'Number of requests has exceeded your rate limit. Please try again later.', headers);
+      }
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    id: opts.seat.id,
+    // OpenAI-compatible base URLs conventionally end in /v1; routeplane must not repeat it.
+    baseUrl: wire.family === 'openai' ? `${origin}/v1` : origin,
+    answered,
+    close() {
+      stopping.abort();
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import type { z } from 'zod';
+import { formatIssue, type ConfigIssue } from '@routeplane/shared';
+import { scenarioSchema, type Scenario } from './schema.js';
+
+export type ScenarioIssue = ConfigIssue;
+
+export type ScenarioResult =
+  | { ok: true; file: string; scenario: Scenario }
+  | { ok: false; file: string; issues: ScenarioIssue[] };
+
+/** The scenario `routeplane demo` plays when no --scenario is given. */
+export const DEFAULT_SCENARIO_FILE = fileURLToPath(new URL('../../../scenarios/default.yaml', import.meta.url));
+
+export { formatIssue as formatScenarioIssue };
+
+export async function loadScenario(file: string): Promise<ScenarioResult> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'file not found' : `cannot read (${code ?? String(err)})`;
+    return { ok: false, file, issues: [{ file, path: '', message: why }] };
+  }
+  return parseScenario(text, file);
+}
+
+/** Parses YAML text and validates it; `file` only names where it came from. */
+export function parseScenario(text: string, file: string): ScenarioResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const issues = doc.errors.map((e) => ({
+      file,
+      path: '',
+      message: `invalid YAML: ${e.message.split('\n')[0]}`,
+      line: e.linePos?.[0]?.line,
+    }));
+    return { ok: false, file, issues };
+  }
+  const lineFor = (path: PropertyKey[]) => lineOf(doc, lineCounter, path);
+  const parsed = scenarioSchema.safeParse(doc.toJS() ?? {});
+  if (!parsed.success) return { ok: false, file, issues: zodIssues(parsed.error, file, lineFor) };
+  const issues = crossCheck(parsed.data).map((i) => ({ file, path: dotted(i.path), message: i.message, line: lineFor(i.path) }));
+  return issues.length > 0 ? { ok: false, file, issues } : { ok: true, file, scenario: parsed.data };
+}
+
+interface RawIssue {
+  path: PropertyKey[];
+  message: string;
+}
+
+/** What the schema alone cannot see: references between seats, models and routes, and time. */
+export function crossCheck(scenario: Scenario): RawIssue[] {
+  const issues: RawIssue[] = [];
+  const seats = new Map<string, Set<string>>();
+  scenario.seats.forEach((seat, i) => {
+    if (seats.has(seat.id)) issues.push({ path: ['seats', i, 'id'], message: `duplicate seat id "${seat.id}"` });
+    else seats.set(seat.id, new Set(seat.models));
+    seat.timeline.forEach((phase, j) => {
+      const at = ['seats', i, 'timeline', j];
+      if (phase.model !== undefined && !seat.models.includes(phase.model)) {
+        issues.push({ path: [...at, 'model'], message: `"${phase.model}" is not a model of seat ${seat.id} (models: ${seat.models.join(', ')})` });
+      }
+      if (phase.to !== undefined && phase.to <= phase.from) {
+        issues.push({ path: [...at, 'to'], message: `must be after from (${phase.from})` });
+      }
+      if (scenario.repeat_every !== null && phase.from >= scenario.repeat_every) {
+        issues.push({ path: [...at, 'from'], message: `never plays: repeat_every is ${scenario.repeat_every}` });
+      }
+      if (phase.phase === 'rate_limited' && phase.retry_after === 'phase_end' && phase.to === undefined) {
+        issues.push({ path: [...at, 'to'], message: 'required when retry_after is phase_end' });
+      }
+    });
+  });
+  const routes = new Set<string>();
+  scenario.routes.forEach((route, i) => {
+    if (routes.has(route.model)) issues.push({ path: ['routes', i, 'model'], message: `duplicate route "${route.model}"` });
+    routes.add(route.model);
+    route.chain.forEach((ref, j) => {
+      const [seat, model] = splitTarget(ref);
+      const models = seats.get(seat);
+      if (!models) {
+        issues.push({ path: ['routes', i, 'chain', j], message: `unknown seat "${seat}" (declared: ${[...seats.keys()].join(', ')})` });
+      } else if (!models.has(model)) {
+        issues.push({ path: ['routes', i, 'chain', j], message: `"${model}" is not a model of seat ${seat} (models: ${[...models].join(', ')})` });
+      }
+    });
+  });
+  if (!scenario.routes.some((r) => r.weight > 0)) {
+    issues.push({ path: ['routes'], message: 'at least one route needs a weight above 0 (agents would have nowhere to go)' });
+  }
+  return issues;
+}
+
+/** `seat/model` → [seat, model]; the model may itself contain slashes. */
+export function splitTarget(ref: string): [string, string] {
+  const slash = ref.indexOf('/');
+  return [ref.slice(0, slash), ref.slice(slash + 1)];
+}
+
+function zodIssues(error: z.ZodError, file: string, lineFor: (path: PropertyKey[]) => number | undefined): ScenarioIssue[] {
+  const out: ScenarioIssue[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const path = [...issue.path, key];
+        out.push({ file, path: dotted(path), message: 'unknown key', line: lineFor(path) });
+      }
+      continue;
+    }
+    out.push({ file, path: dotted(issue.path), message: issue.message, line: lineFor(issue.path) });
+  }
+  return out;
+}
+
+function dotted(path: PropertyKey[]): string {
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
+}
+
+function lineOf(doc: Document, counter: LineCounter, path: PropertyKey[]): number | undefined {
+  // Walk up until a node exists, so a missing key points at its parent.
+  for (let n = path.length; n >= 0; n--) {
+    const keys = path.slice(0, n).map((k) => (typeof k === 'symbol' ? String(k) : k));
+    const node = n === 0 ? doc.contents : doc.getIn(keys, true);
+    if (isNode(node) && node.range) return counter.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
