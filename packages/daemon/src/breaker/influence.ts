@@ -107,7 +107,8 @@ export class InfluenceEngine implements Influence {
       }
     });
     const { ordered, failOpen } = orderByHealth(planned, (p) => p.state !== 'tripped');
-    return { targets: ordered, failOpen, claims, plannedAt: now } satisfies EnginePlan;
+    const plan: EnginePlan = { targets: ordered, failOpen, claims, plannedAt: now };
+    return plan;
   }
 
   record(plan: Plan, target: PlannedTarget, evidence: Evidence): void {
