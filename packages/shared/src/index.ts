@@ -1,5 +1,6 @@
 export * from './config/schema.js';
 export * from './config/load.js';
+export * from './config/yaml-document.js';
 export * from './events.js';
 export * from './snapshot.js';
 export * from './protocol.js';

@@ -1,27 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
-import type { z } from 'zod';
 import { configSchema, type Config } from './schema.js';
-
-/** One problem in a config file, printed as `FILE: path.to.key: message`. */
-export interface ConfigIssue {
-  file: string;
-  path: string;
-  message: string;
-  line?: number;
-}
+import { locateIssues, parseYamlWithSchema, validateWithSchema, type ConfigIssue, type RawIssue } from './yaml-document.js';
 
 export type ConfigResult =
   | { ok: true; file: string; config: Config }
   | { ok: false; file: string; issues: ConfigIssue[] };
-
-export function formatIssue(issue: ConfigIssue): string {
-  const where = issue.path === '' ? '' : `${issue.path}: `;
-  const line = issue.line === undefined ? '' : ` (line ${issue.line})`;
-  return `${issue.file}: ${where}${issue.message}${line}`;
-}
 
 export interface Env {
   [name: string]: string | undefined;
@@ -60,67 +45,21 @@ export function loadConfig(explicit?: string, env: Env = process.env, cwd = proc
 
 /** Parses YAML text and validates it; `file` only names where it came from. */
 export function parseConfig(text: string, file: string, env: Env = process.env): ConfigResult {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      file,
-      issues: doc.errors.map((e) => ({
-        file,
-        path: '',
-        message: `invalid YAML: ${(e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`,
-        line: e.linePos?.[0]?.line,
-      })),
-    };
-  }
-  const raw: unknown = doc.toJS() ?? {};
-  return validateConfig(raw, file, env, (path) => lineOf(doc, lineCounter, path));
+  const parsed = parseYamlWithSchema(text, file, configSchema);
+  if (!parsed.ok) return { ok: false, file, issues: parsed.issues };
+  return checkConfig(parsed.data, file, env, parsed.locate);
 }
 
 /** Validates an already-parsed document: schema, then cross-checks, then the environment. */
-export function validateConfig(
-  raw: unknown,
-  file: string,
-  env: Env = process.env,
-  lineFor: (path: PropertyKey[]) => number | undefined = () => undefined,
-): ConfigResult {
-  const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) {
-    return { ok: false, file, issues: zodIssues(parsed.error, file, lineFor) };
-  }
-  const config = parsed.data;
-  const issues = [...crossCheck(config), ...envCheck(config, env)].map((i) => ({
-    file,
-    path: dotted(i.path),
-    message: i.message,
-    line: lineFor(i.path),
-  }));
+export function validateConfig(raw: unknown, file: string, env: Env = process.env): ConfigResult {
+  const parsed = validateWithSchema(raw, file, configSchema);
+  if (!parsed.ok) return { ok: false, file, issues: parsed.issues };
+  return checkConfig(parsed.data, file, env, (issues) => locateIssues(issues, file));
+}
+
+function checkConfig(config: Config, file: string, env: Env, locate: (issues: RawIssue[]) => ConfigIssue[]): ConfigResult {
+  const issues = locate([...crossCheck(config), ...envCheck(config, env)]);
   return issues.length > 0 ? { ok: false, file, issues } : { ok: true, file, config };
-}
-
-interface RawIssue {
-  path: PropertyKey[];
-  message: string;
-}
-
-function zodIssues(error: z.ZodError, file: string, lineFor: (path: PropertyKey[]) => number | undefined): ConfigIssue[] {
-  const out: ConfigIssue[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        const path = [...issue.path, key];
-        out.push({ file, path: dotted(path), message: 'unknown key', line: lineFor(path) });
-      }
-      continue;
-    }
-    out.push({ file, path: dotted(issue.path), message: issue.message, line: lineFor(issue.path) });
-  }
-  return out;
-}
-
-function dotted(path: PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
 }
 
 function crossCheck(config: Config): RawIssue[] {
@@ -171,15 +110,4 @@ function envCheck(config: Config, env: Env): RawIssue[] {
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-
-function lineOf(doc: Document, counter: LineCounter, path: PropertyKey[]): number | undefined {
-  // Walk down as far as the document goes, so a missing key points at its parent.
-  for (let n = path.length; n >= 0; n--) {
-    const keys = path.slice(0, n).map((k) => (typeof k === 'symbol' ? String(k) : k));
-    const node = n === 0 ? doc.contents : doc.getIn(keys, true);
-    if (isNode(node) && node.range) return counter.linePos(node.range[0]).line;
-    // For an unknown key the value node exists but we prefer the key itself; good enough.
-  }
-  return undefined;
 }

@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
-import type { z } from 'zod';
-import { formatIssue, type ConfigIssue } from '@routeplane/shared';
+import { formatIssue, parseYamlWithSchema, type ConfigIssue, type RawIssue } from '@routeplane/shared';
 import { scenarioSchema, type Scenario } from './schema.js';
 
 export type ScenarioIssue = ConfigIssue;
@@ -30,27 +28,10 @@ export async function loadScenario(file: string): Promise<ScenarioResult> {
 
 /** Parses YAML text and validates it; `file` only names where it came from. */
 export function parseScenario(text: string, file: string): ScenarioResult {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const issues = doc.errors.map((e) => ({
-      file,
-      path: '',
-      message: `invalid YAML: ${e.message.split('\n')[0]}`,
-      line: e.linePos?.[0]?.line,
-    }));
-    return { ok: false, file, issues };
-  }
-  const lineFor = (path: PropertyKey[]) => lineOf(doc, lineCounter, path);
-  const parsed = scenarioSchema.safeParse(doc.toJS() ?? {});
-  if (!parsed.success) return { ok: false, file, issues: zodIssues(parsed.error, file, lineFor) };
-  const issues = crossCheck(parsed.data).map((i) => ({ file, path: dotted(i.path), message: i.message, line: lineFor(i.path) }));
+  const parsed = parseYamlWithSchema(text, file, scenarioSchema);
+  if (!parsed.ok) return { ok: false, file, issues: parsed.issues };
+  const issues = parsed.locate(crossCheck(parsed.data));
   return issues.length > 0 ? { ok: false, file, issues } : { ok: true, file, scenario: parsed.data };
-}
-
-interface RawIssue {
-  path: PropertyKey[];
-  message: string;
 }
 
 /** What the schema alone cannot see: references between seats, models and routes, and time. */
@@ -100,36 +81,4 @@ export function crossCheck(scenario: Scenario): RawIssue[] {
 export function splitTarget(ref: string): [string, string] {
   const slash = ref.indexOf('/');
   return [ref.slice(0, slash), ref.slice(slash + 1)];
-}
-
-function zodIssues(error: z.ZodError, file: string, lineFor: (path: PropertyKey[]) => number | undefined): ScenarioIssue[] {
-  const out: ScenarioIssue[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        const path = [...issue.path, key];
-        out.push({ file, path: dotted(path), message: 'unknown key', line: lineFor(path) });
-      }
-      continue;
-    }
-    out.push({ file, path: dotted(issue.path), message: issue.message, line: lineFor(issue.path) });
-  }
-  return out;
-}
-
-function dotted(path: PropertyKey[]): string {
-  return path
-    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
-    .join('.')
-    .replace(/\.\[/g, '[');
-}
-
-function lineOf(doc: Document, counter: LineCounter, path: PropertyKey[]): number | undefined {
-  // Walk up until a node exists, so a missing key points at its parent.
-  for (let n = path.length; n >= 0; n--) {
-    const keys = path.slice(0, n).map((k) => (typeof k === 'symbol' ? String(k) : k));
-    const node = n === 0 ? doc.contents : doc.getIn(keys, true);
-    if (isNode(node) && node.range) return counter.linePos(node.range[0]).line;
-  }
-  return undefined;
 }
