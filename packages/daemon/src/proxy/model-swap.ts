@@ -36,16 +36,21 @@ function skipWhitespace(buf: Buffer, i: number): number {
   return i;
 }
 
-/** `i` at an opening quote → the index just past the closing quote. */
+/**
+ * `i` at an opening quote → the index just past the closing quote. Jumps from
+ * quote to quote with the native `indexOf` (most of a big body is string
+ * content: a byte loop here was the daemon's top cost on 200 KB bodies); a
+ * quote is escaped exactly when an odd run of backslashes precedes it.
+ */
 function skipString(buf: Buffer, i: number): number {
-  i++;
-  while (i < buf.length) {
-    const c = buf[i]!;
-    if (c === BACKSLASH) i += 2;
-    else if (c === QUOTE) return i + 1;
-    else i++;
+  let quote = buf.indexOf(QUOTE, i + 1);
+  while (quote !== -1) {
+    let before = quote - 1;
+    while (buf[before] === BACKSLASH) before--;
+    if ((quote - 1 - before) % 2 === 0) return quote + 1;
+    quote = buf.indexOf(QUOTE, quote + 1);
   }
-  return i;
+  return buf.length;
 }
 
 /** `i` at the first byte of any value → the index just past it. */

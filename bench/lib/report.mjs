@@ -1,0 +1,127 @@
+// Markdown for stdout and bench/RESULTS.md. Pure: results in, text out.
+
+const int = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : Math.round(x).toLocaleString('en-US'));
+const f2 = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(2));
+const f1 = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(1));
+const mark = (ok) => (ok === true ? '✓' : ok === false ? '✗' : '–');
+
+const THROUGH = {
+  direct: 'direct (mock)',
+  bare: 'bare node:http proxy',
+  'undici-request': 'bare proxy over undici.request',
+  'undici-dispatch': 'bare proxy over undici.dispatch',
+  daemon: 'routeplane daemon',
+};
+
+export function renderMatrix(cells) {
+  const rows = [
+    '| family | body | mode | c | through | req/s | × bare | p50 ms | p99 ms | added p50 / p99 ms vs direct | CPU µs/req | peak RSS MB |',
+    '|---|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const cell of cells) {
+    const peer = (through) => cells.find((x) => x.family === cell.family && x.stream === cell.stream && x.kb === cell.kb && x.c === cell.c && x.through === through);
+    const bare = peer('bare');
+    const direct = peer('direct');
+    const ratio = cell.through === 'direct' || !bare ? '–' : `${f2(cell.rps / bare.rps)}×`;
+    const added = cell.through === 'direct' || !direct ? '–' : `${f2(cell.p50Ms - direct.p50Ms)} / ${f2(cell.p99Ms - direct.p99Ms)}`;
+    const errors = cell.errors ? ` ⚠ ${cell.errors} errors ${JSON.stringify(cell.errorDetail)}` : '';
+    rows.push(
+      `| ${cell.family} | ${cell.kb} KB | ${cell.stream ? 'SSE' : 'JSON'} | ${cell.c} | ${THROUGH[cell.through]}${errors} | ${int(cell.rps)} | ${ratio} | ${f2(cell.p50Ms)} | ${f2(cell.p99Ms)} | ${added} | ${int(cell.cpuUsPerReq)} | ${f1(cell.peakRssMB)} |`,
+    );
+  }
+  return rows.join('\n');
+}
+
+export function renderGoals(goals) {
+  return goals.map((g) => `- ${mark(g.ok)} **${g.id}.** ${g.text} — ${g.detail}`).join('\n');
+}
+
+function renderFirstChunk(fc, opts) {
+  if (!fc) return '_not measured in this run_';
+  const rows = [
+    `One connection, one streamed request at a time (${opts.firstChunk.iterations} per target, taken in turn), ${opts.firstChunk.chunks} SSE chunks ${opts.firstChunk.gapMs} ms apart, 2 KB body.`,
+    '',
+    '| through | headers p50 ms | first chunk p50 ms | first chunk p90 ms | added first chunk p50 ms | whole stream p50 ms |',
+    '|---|--:|--:|--:|--:|--:|',
+  ];
+  for (const [name, r] of Object.entries(fc)) {
+    const added = name === 'direct' ? '–' : f2(r.firstChunkP50 - fc.direct.firstChunkP50);
+    rows.push(`| ${THROUGH[name]} | ${f2(r.headersP50)} | ${f2(r.firstChunkP50)} | ${f2(r.firstChunkP90)} | ${added} | ${f2(r.endP50)} |`);
+  }
+  return rows.join('\n');
+}
+
+function renderEventPath(ep) {
+  if (!ep) return '_not measured in this run_';
+  return [
+    `Daemon, OpenAI JSON 2 KB at c=${ep.c}, ${ep.rounds} rounds alternating 0 and 4 subscribers (${ep.seconds} s each).`,
+    '',
+    '| subscribers | req/s | CPU µs/req | events/s per subscriber | events/s pushed (all) | overflowed |',
+    '|--:|--:|--:|--:|--:|---|',
+    `| 0 | ${int(ep.without.rps)} | ${int(ep.without.cpuUsPerReq)} | – | – | – |`,
+    `| 4 | ${int(ep.with4.rps)} | ${int(ep.with4.cpuUsPerReq)} | ${int(ep.with4.eventsPerSecPerSubscriber)} | ${int(ep.with4.eventsPerSecTotal)} | ${ep.with4.overflowed ? 'yes ⚠' : 'no'} |`,
+  ].join('\n');
+}
+
+function renderMicro(micro) {
+  if (!micro) return '_not measured in this run_';
+  return [
+    '| benchmark | median µs | mean µs | p99 µs | samples |',
+    '|---|--:|--:|--:|--:|',
+    ...micro.map((m) => `| ${m.group} › ${m.name} | ${f2(m.medianUs)} | ${f2(m.meanUs)} | ${f2(m.p99Us)} | ${int(m.samples)} |`),
+  ].join('\n');
+}
+
+function renderMonitor(monitor) {
+  if (monitor?.status !== 'measured') return `**Not measured** — ${monitor?.note ?? 'not run'}`;
+  return [
+    `Store fed ${int(monitor.eventsPerSec)} events/s for ${monitor.seconds} s from a recorded stream (${int(monitor.events)} events).`,
+    '',
+    `Frames are what Ink wrote to a fake 100×32 terminal (maxFps 20, as \`top\` runs it); store updates are React re-renders of the App; heap is measured after a forced GC, 1 s in and at the end. NODE_ENV in the monitor process: ${monitor.nodeEnv} (what \`routeplane top\` would run with).`,
+    '',
+    '| renders/s | store updates/s | CPU % of one core | heap at start MB | heap at end MB |',
+    '|--:|--:|--:|--:|--:|',
+    `| ${f1(monitor.rendersPerSec)} | ${f1(monitor.storeUpdatesPerSec)} | ${f1(monitor.cpuPercent)} | ${f1(monitor.heapStartMB)} | ${f1(monitor.heapEndMB)} |`,
+  ].join('\n');
+}
+
+export function renderResults(results, goals, opts, notes) {
+  const m = results.machine;
+  return `# Routeplane benchmark results
+
+Produced by \`${results.command}\` on ${results.startedAt} (${f1(results.elapsedSec)} s).
+Machine: ${m.cpuModel}, ${m.nproc} cores, ${m.memGiB} GiB; ${m.os}; Node ${m.node}; ${m.wrk}.
+Load average at start ${m.loadStart}, at end ${results.loadEnd}. ${m.pinning}
+${results.buildWarning ? `Build: ⚠ ${results.buildWarning}\n` : ''}
+Method: a mock provider (node:http, its own process), a bare node:http piping proxy with a keep-alive agent
+(the limit), and the Routeplane daemon built from \`packages/daemon/dist\` (influence on, decision log on,
+${opts.subscribers} \`subscribe\` client attached over the control socket) each take the same load from
+\`wrk -t1\`, ${opts.seconds} s per cell after a warm-up; the cells of one row group run back to back.
+CPU µs per request is the proxy process's own CPU time (process.cpuUsage) over the requests wrk completed;
+peak RSS is the kernel's high-water mark (VmHWM, reset before each cell). "added" is the difference to the
+mock served directly in the same row group. Direct and bare rows share the load core with wrk, so at high
+rates they show the load side's limit as well. The daemon runs the cells in table order, so its RSS carries
+the heap earlier cells grew (V8 does not give it back). On a busy machine req/s and latency move with the
+neighbours (compare the load averages above); CPU per request is the figure to trust.
+
+## Goals
+${renderGoals(goals)}
+
+## Proxy matrix
+${renderMatrix(results.cells)}
+
+## Time to first chunk (c=1)
+${renderFirstChunk(results.firstChunk, opts)}
+
+## Event path
+${renderEventPath(results.eventPath)}
+
+## Microbenchmarks
+\`pnpm exec vitest bench --run --config bench/vitest.bench.config.ts\` (bench/micro/*.bench.ts, against source).
+
+${renderMicro(results.micro)}
+
+## Monitor
+${renderMonitor(results.monitor)}
+${notes ? `\n## Notes\n${notes.trim()}\n` : ''}`;
+}

@@ -1,0 +1,346 @@
+#!/usr/bin/env node
+// `pnpm bench`: Routeplane side by side with the limit (a bare node:http proxy)
+// and with no proxy at all, under the same wrk load; plus first-chunk timing,
+// the event path, microbenchmarks and the monitor. Writes bench/RESULTS.md.
+//
+//   pnpm bench [--seconds N] [--quick] [--no-build] [--skip-micro] [--out FILE] [--keep (the temp dir)]
+//   pnpm bench --profile          daemon only, under --cpu-prof; prints where time goes
+//   pnpm bench --clients          bare proxies over node:http, undici.request and undici.dispatch vs the daemon
+//   pnpm bench --monitor          only the monitor figure (records 2 s of daemon decisions first)
+//
+// Loopback only; every loop is bounded; every child is stopped at the end.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeBodies, FAMILIES } from './lib/bodies.mjs';
+import { measureFirstChunk } from './lib/first-chunk.mjs';
+import { computeGoals } from './lib/goals.mjs';
+import { describeMachine, loadNow } from './lib/machine.mjs';
+import { runMicro } from './lib/micro.mjs';
+import { captureSnapshot, measureMonitor } from './lib/monitor.mjs';
+import { CORE, killAll, startChild } from './lib/processes.mjs';
+import { summariseProfiles } from './lib/profile-summary.mjs';
+import { renderMatrix, renderResults } from './lib/report.mjs';
+import { ensureWrk, runWrk, writeScript } from './lib/wrk.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const log = (line) => process.stderr.write(`${line}\n`);
+
+// ── options ─────────────────────────────────────────────────────────────
+function parseArgs(argv) {
+  const opts = { seconds: 4, quick: false, build: true, micro: true, profile: false, out: join(here, 'RESULTS.md') };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--seconds') opts.seconds = Number(argv[++i]);
+    else if (a === '--quick') opts.quick = true;
+    else if (a === '--no-build') opts.build = false;
+    else if (a === '--skip-micro') opts.micro = false;
+    else if (a === '--profile') opts.profile = true;
+    else if (a === '--clients') opts.clients = true;
+    else if (a === '--monitor') opts.monitorOnly = true;
+    else if (a === '--keep') opts.keep = true;
+    else if (a === '--out') opts.out = resolve(argv[++i] ?? '');
+    else if (a === '--help' || a === '-h') {
+      process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(5, 10).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+      process.exit(0);
+    } else throw new Error(`bench: unknown option ${a} (try --help)`);
+  }
+  if (!(opts.seconds >= 1 && opts.seconds <= 30)) throw new Error('bench: --seconds must be between 1 and 30');
+  return opts;
+}
+
+let opts;
+try {
+  opts = parseArgs(process.argv.slice(2));
+} catch (err) {
+  log(err.message);
+  process.exit(2);
+}
+const matrix = opts.quick
+  ? { concurrency: [1, 16, 256], sizesKb: [2, 200], seconds: Math.min(opts.seconds, 2) }
+  : { concurrency: [1, 16, 64, 256], sizesKb: [2, 200], seconds: opts.seconds };
+const settings = {
+  seconds: matrix.seconds,
+  subscribers: 1,
+  firstChunk: { iterations: opts.quick ? 30 : 120, chunks: 10, gapMs: 2 },
+  eventPath: { c: 64, rounds: [0, 4, 4, 0] },
+};
+
+// ── lifecycle: bounded, and nothing left behind ──────────────────────────
+const WATCHDOG_MS = 15 * 60_000;
+const watchdog = setTimeout(() => {
+  log(`bench: still running after ${WATCHDOG_MS / 60_000} minutes — stopping everything`);
+  killAll();
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+const dir = mkdtempSync(join(tmpdir(), 'routeplane-bench-'));
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    killAll();
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
+
+const children = [];
+const started = Date.now();
+const machine = describeMachine();
+let buildWarning = null;
+
+try {
+  await main();
+} catch (err) {
+  log(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+} finally {
+  await Promise.allSettled(children.map((c) => c.stop()));
+  killAll();
+  if (opts.keep) log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}
+
+async function main() {
+  ensureWrk(log);
+  buildWarning = opts.build ? build() : 'not rebuilt (--no-build)';
+  const bodyFile = writeBodies(dir, matrix.sizesKb);
+  const scriptFor = (family, stream, kb) =>
+    writeScript(dir, `${family}-${stream ? 'sse' : 'json'}-${kb}k`, { path: FAMILIES[family].path, bodyFile: bodyFile(family, stream, kb), headers: FAMILIES[family].headers });
+
+  log('starting the mock provider, the bare proxy and the daemon…');
+  const mock = track(await startChild('mock provider', join(here, 'lib/mock-provider.mjs'), { core: CORE.load }));
+  const upstream = mock.ready.url;
+  if (opts.profile) return profile(upstream, scriptFor);
+  if (opts.clients) return compareClients(upstream, scriptFor);
+  if (opts.monitorOnly) return monitorOnly(upstream, scriptFor);
+
+  const bare = track(await startChild('bare proxy', join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream } }));
+  const daemon = track(await startDaemonChild(upstream));
+  const targets = { direct: { url: upstream, child: null }, bare: { url: bare.ready.url, child: bare }, daemon: { url: daemon.ready.url, child: daemon } };
+  await sanityCheck(targets);
+
+  const subs = track(await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }));
+  await subs.ask('attach', { count: settings.subscribers });
+
+  const cell = (through, family, stream, kb, c, seconds = matrix.seconds) => runCell(targets[through], scriptFor(family, stream, kb), c, seconds);
+
+  log('warming up…');
+  for (const through of ['direct', 'bare', 'daemon']) {
+    for (const stream of [false, true]) await cell(through, 'openai', stream, 2, 16, 2);
+  }
+
+  const cells = [];
+  const groups = [];
+  for (const kb of matrix.sizesKb) for (const stream of [false, true]) for (const c of matrix.concurrency) groups.push({ family: 'openai', kb, stream, c });
+  groups.push({ family: 'anthropic', kb: 2, stream: false, c: 16 }, { family: 'anthropic', kb: 2, stream: true, c: 16 });
+  for (const [i, g] of groups.entries()) {
+    for (const through of ['direct', 'bare', 'daemon']) {
+      const r = await cell(through, g.family, g.stream, g.kb, g.c);
+      cells.push({ ...g, through, ...r });
+      log(`[${i + 1}/${groups.length}] ${g.family} ${g.kb} KB ${g.stream ? 'SSE ' : 'JSON'} c=${String(g.c).padStart(3)} ${through.padEnd(6)} ${Math.round(r.rps).toString().padStart(6)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms${r.cpuUsPerReq ? `  ${Math.round(r.cpuUsPerReq)} µs/req` : ''}${r.errors ? `  ⚠ ${r.errors} errors` : ''}`);
+    }
+  }
+
+  log('time to first chunk at c=1…');
+  const fc = settings.firstChunk;
+  const firstChunk = await measureFirstChunk(
+    ['direct', 'bare', 'daemon'].map((name) => ({ name, url: targets[name].url })),
+    { path: FAMILIES.openai.path, body: readFileSync(bodyFile('openai', true, 2)), headers: FAMILIES.openai.headers, iterations: fc.iterations, chunks: fc.chunks, gapMs: fc.gapMs },
+  );
+
+  log('event path: 0 vs 4 subscribers…');
+  const eventPath = await measureEventPath(subs, (seconds) => cell('daemon', 'openai', false, 2, settings.eventPath.c, seconds));
+
+  await captureSnapshot(daemon.ready.socketPath, dir).catch((err) => log(`monitor: ${err.message}`));
+  for (const c of children.splice(0)) await c.stop();
+
+  let micro = null;
+  if (opts.micro) {
+    log('microbenchmarks (vitest bench)…');
+    micro = await runMicro(root, dir, log);
+  }
+  log('monitor…');
+  const monitor = await measureMonitor({ root, dir });
+
+  const results = {
+    command: ['pnpm bench', ...process.argv.slice(2)].join(' '),
+    buildWarning,
+    startedAt: new Date(started).toISOString(),
+    elapsedSec: (Date.now() - started) / 1000,
+    machine,
+    loadEnd: loadNow(),
+    cells,
+    firstChunk,
+    eventPath,
+    micro,
+    monitor,
+  };
+  const goals = computeGoals(results);
+  const notesFile = join(here, 'NOTES.md');
+  const notes = existsSync(notesFile) ? readFileSync(notesFile, 'utf8') : null;
+  const markdown = renderResults(results, goals, settings, notes);
+  writeFileSync(opts.out, markdown);
+  process.stdout.write(markdown);
+  log(`\nwritten to ${relative(process.cwd(), opts.out) || opts.out}`);
+}
+
+function track(child) {
+  children.push(child);
+  return child;
+}
+
+/**
+ * Builds the daemon (and the monitor) from source. Other work in the tree can leave type errors
+ * behind; tsc still emits, so a failed build is a warning carried into RESULTS.md, not a stop —
+ * the sanity check then proves the built daemon routes before anything is measured.
+ */
+function build() {
+  log('building (tsc -b packages/shared packages/daemon packages/tui)…');
+  const warnings = [];
+  for (const projects of [['packages/shared', 'packages/daemon'], ['packages/tui']]) {
+    try {
+      execFileSync('pnpm', ['exec', 'tsc', '-b', ...projects], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    } catch (err) {
+      const errors = `${err.stdout ?? ''}${err.stderr ?? ''}`.trim().split('\n').filter((l) => l.includes('error TS'));
+      warnings.push(`tsc -b ${projects.join(' ')}: ${errors.length} type error(s), first: ${errors[0] ?? 'none printed'}`);
+      log(`warning: ${warnings.at(-1)}`);
+    }
+  }
+  return warnings.length ? warnings.join('; ') : null;
+}
+
+function startDaemonChild(upstream, execArgv = []) {
+  if (!existsSync(join(root, 'packages/daemon/dist/index.js'))) throw new Error('packages/daemon/dist/index.js is missing: run pnpm build');
+  return startChild('daemon', join(here, 'lib/daemon-child.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream, BENCH_DIR: dir }, execArgv });
+}
+
+/** One wrk run against one target, with the target process's CPU time and peak RSS around it. */
+async function runCell(target, script, c, seconds) {
+  const proxy = target.child;
+  proxy?.resetPeakRss();
+  const cpuBefore = proxy ? await proxy.cpuMicros() : 0;
+  const r = await runWrk({ url: target.url, script, connections: c, seconds });
+  const cpuAfter = proxy ? await proxy.cpuMicros() : 0;
+  const peak = proxy?.peakRss() ?? null;
+  return {
+    ...r,
+    cpuUsPerReq: proxy && r.requests > 0 ? (cpuAfter - cpuBefore) / r.requests : null,
+    cpuPercent: proxy ? (cpuAfter - cpuBefore) / (seconds * 1e6) * 100 : null,
+    peakRssMB: peak === null ? null : peak / 2 ** 20,
+  };
+}
+
+/** Requests through each target must be what the bench thinks they are, or the figures mean nothing. */
+async function sanityCheck(targets) {
+  const expectations = [
+    { family: 'openai', model: 'gpt-mock', auth: ['authorization', 'Bearer sk-bench-a'], served: 'oai-main/gpt-mock' },
+    { family: 'anthropic', model: 'claude-mock', auth: ['x_api_key', 'sk-bench-c'], served: 'ant-main/claude-mock' },
+  ];
+  for (const e of expectations) {
+    const f = FAMILIES[e.family];
+    const res = await fetch(targets.daemon.url + f.path, { method: 'POST', headers: { ...f.headers, 'x-mock-echo': '1' }, body: JSON.stringify({ model: f.route, stream: false, messages: [] }) });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`sanity: daemon answered ${res.status} for ${e.family}: ${text.slice(0, 300)}`);
+    const echo = JSON.parse(text).echo;
+    if (echo.model !== e.model) throw new Error(`sanity: upstream saw model ${echo.model}, expected ${e.model}`);
+    if (echo[e.auth[0]] !== e.auth[1]) throw new Error(`sanity: upstream did not get the seat's key in ${e.auth[0]}`);
+    const served = res.headers.get('x-routeplane-target');
+    if (served !== e.served) throw new Error(`sanity: x-routeplane-target is ${served}, expected ${e.served}`);
+  }
+  for (const name of ['bare', 'daemon']) {
+    const f = FAMILIES.openai;
+    const res = await fetch(targets[name].url + f.path, { method: 'POST', headers: f.headers, body: JSON.stringify({ model: f.route, stream: true, messages: [] }) });
+    const text = await res.text();
+    const chunks = text.split('\n\n').filter((s) => s.startsWith('data: {')).length;
+    if (res.status !== 200 || chunks !== 20 || !text.includes('data: [DONE]')) throw new Error(`sanity: ${name} streamed ${res.status} with ${chunks}/20 chunks`);
+  }
+}
+
+/** ABBA rounds of the same daemon cell with 0 and 4 subscribers; events counted by the subscribers. */
+async function measureEventPath(subs, runDaemonCell) {
+  const seconds = matrix.seconds;
+  const acc = { 0: [], 4: [] };
+  let overflowed = false;
+  for (const n of settings.eventPath.rounds) {
+    await subs.ask('attach', { count: n });
+    const before = await subs.ask('counts');
+    const r = await runDaemonCell(seconds);
+    const after = await subs.ask('counts');
+    const received = after.events.map((e, i) => e - (before.events[i] ?? 0));
+    overflowed ||= after.overflowed || after.open < n;
+    acc[n].push({ ...r, eventsPerSecPerSubscriber: n ? received.reduce((a, b) => a + b, 0) / n / seconds : null });
+    log(`  ${n} subscribers: ${Math.round(r.rps)} req/s, ${Math.round(r.cpuUsPerReq)} µs/req${n ? `, ${Math.round(acc[n].at(-1).eventsPerSecPerSubscriber)} events/s each` : ''}`);
+  }
+  await subs.ask('attach', { count: settings.subscribers });
+  const mean = (xs, k) => xs.reduce((a, x) => a + x[k], 0) / xs.length;
+  return {
+    c: settings.eventPath.c,
+    seconds,
+    rounds: settings.eventPath.rounds.length,
+    without: { rps: mean(acc[0], 'rps'), cpuUsPerReq: mean(acc[0], 'cpuUsPerReq') },
+    with4: {
+      rps: mean(acc[4], 'rps'),
+      cpuUsPerReq: mean(acc[4], 'cpuUsPerReq'),
+      eventsPerSecPerSubscriber: mean(acc[4], 'eventsPerSecPerSubscriber'),
+      eventsPerSecTotal: mean(acc[4], 'eventsPerSecPerSubscriber') * 4,
+      overflowed,
+    },
+  };
+}
+
+/** `--profile`: each workload on a fresh daemon under --cpu-prof, then where its CPU time went. */
+async function profile(upstream, scriptFor) {
+  const seconds = Math.max(matrix.seconds, 8);
+  const out = [];
+  for (const [stream, kb, c] of [[false, 2, 64], [true, 2, 64], [false, 200, 16]]) {
+    const profileDir = join(tmpdir(), `routeplane-profile-${Date.now()}-${kb}k-${stream ? 'sse' : 'json'}`);
+    const daemon = track(await startDaemonChild(upstream, ['--cpu-prof', '--cpu-prof-dir', profileDir]));
+    const subs = track(await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }));
+    await subs.ask('attach', { count: settings.subscribers });
+    const script = scriptFor('openai', stream, kb);
+    await runCell({ url: daemon.ready.url, child: daemon }, script, c, 2); // warm-up, in the profile too
+    const r = await runCell({ url: daemon.ready.url, child: daemon }, script, c, seconds);
+    const label = `${kb} KB ${stream ? 'SSE' : 'JSON'} c=${c}: ${Math.round(r.rps)} req/s, ${Math.round(r.cpuUsPerReq)} µs/req`;
+    log(`profiled ${label}`);
+    await subs.stop();
+    await daemon.stop(10_000);
+    out.push(`# ${label}\n(profile: ${profileDir})\n\n${summariseProfiles(profileDir, root)}`);
+  }
+  process.stdout.write(out.join('\n\n'));
+}
+
+/** `--clients`: which upstream client costs what, as bare proxies beside the daemon, same load. */
+async function compareClients(upstream, scriptFor) {
+  const targets = { direct: { url: upstream, child: null } };
+  for (const kind of ['http', 'undici-request', 'undici-dispatch']) {
+    const child = track(await startChild(`bare proxy (${kind})`, join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream, BENCH_CLIENT: kind } }));
+    targets[kind === 'http' ? 'bare' : kind] = { url: child.ready.url, child };
+  }
+  const daemon = track(await startDaemonChild(upstream));
+  targets.daemon = { url: daemon.ready.url, child: daemon };
+  const subs = track(await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }));
+  await subs.ask('attach', { count: settings.subscribers });
+  const cells = [];
+  for (const [stream, kb, c] of [[false, 2, 16], [false, 2, 64], [true, 2, 16], [false, 200, 16]]) {
+    for (const [through, target] of Object.entries(targets)) {
+      await runCell(target, scriptFor('openai', stream, kb), c, 1);
+      const r = await runCell(target, scriptFor('openai', stream, kb), c, matrix.seconds);
+      cells.push({ family: 'openai', stream, kb, c, through, ...r });
+      log(`${kb} KB ${stream ? 'SSE ' : 'JSON'} c=${c} ${through.padEnd(16)} ${Math.round(r.rps)} req/s ${r.cpuUsPerReq ? Math.round(r.cpuUsPerReq) + ' µs/req' : ''}`);
+    }
+  }
+  process.stdout.write(renderMatrix(cells) + '\n');
+}
+
+/** `--monitor`: record 2 s of real decisions and a snapshot, then only the monitor figure. */
+async function monitorOnly(upstream, scriptFor) {
+  const daemon = track(await startDaemonChild(upstream));
+  await runCell({ url: daemon.ready.url, child: daemon }, scriptFor('openai', false, 2), 16, 2);
+  await captureSnapshot(daemon.ready.socketPath, dir);
+  for (const c of children.splice(0)) await c.stop();
+  const monitor = await measureMonitor({ root, dir });
+  process.stdout.write(`${JSON.stringify(monitor, null, 2)}\n`);
+}
