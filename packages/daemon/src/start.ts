@@ -1,4 +1,5 @@
-import { defaultDecisionLogPath, defaultSocketPath, type Config, type Env } from '@routeplane/shared';
+import type { Server, ServerResponse } from 'node:http';
+import { defaultDecisionLogPath, defaultSocketPath, isLoopback, type Config, type Env } from '@routeplane/shared';
 import { EventBus } from './events/bus.js';
 import { createInfluence } from './breaker/influence.js';
 import { systemClock, type Clock } from './breaker/types.js';
@@ -49,6 +50,12 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   const authToken = tokenEnv === null ? null : (env[tokenEnv] ?? null);
   if (tokenEnv !== null && !authToken) throw new Error(`environment variable ${tokenEnv} is not set (server.auth_token_env)`);
   if (authToken) secrets.push(authToken);
+  const listen = opts.listen ?? config.server.listen;
+  // The config loader refuses this too; checked again here because `opts.listen` and
+  // hand-built configs bypass it, and an open port without a token lends every seat key to anyone.
+  if (authToken === null && !isLoopback(listen.slice(0, listen.lastIndexOf(':')))) {
+    throw new Error(`server.auth_token_env: required when listen (${listen}) is not a loopback address`);
+  }
 
   const bus = new EventBus(() => clock.now());
   const influence = createInfluence(config.influence, config.seats, config.routes, clock, (change) => bus.emit(change));
@@ -74,7 +81,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   });
 
   const app = buildHttpApp(context);
-  const listen = opts.listen ?? config.server.listen;
+  const inFlight = trackInFlight(app.server);
   const sep = listen.lastIndexOf(':');
   const host = listen.slice(0, sep).replace(/^\[|\]$/g, '');
   const port = Number(listen.slice(sep + 1));
@@ -106,7 +113,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
       closing ??= (async () => {
         timers.stop();
         await started.close();
-        await closeHttp(app, graceMs);
+        await closeHttp(app, graceMs, inFlight);
         await decisionLog?.close();
       })();
       return closing;
@@ -115,10 +122,11 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
 }
 
 /** Stop accepting, drop idle keep-alive sockets now, give in-flight requests `graceMs`. */
-async function closeHttp(app: ReturnType<typeof buildHttpApp>, graceMs: number): Promise<void> {
+async function closeHttp(app: ReturnType<typeof buildHttpApp>, graceMs: number, inFlight: InFlight): Promise<void> {
   const server = app.server;
   const done = app.close();
   server.closeIdleConnections?.();
+  inFlight.closeConnectionsAsTheyFree();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<void>((resolve) => {
     timer = setTimeout(() => {
@@ -129,4 +137,33 @@ async function closeHttp(app: ReturnType<typeof buildHttpApp>, graceMs: number):
   });
   await Promise.race([done, deadline]);
   clearTimeout(timer);
+}
+
+interface InFlight {
+  /** from now on, close each agent connection as soon as its response has gone out */
+  closeConnectionsAsTheyFree(): void;
+}
+
+/**
+ * Node closes idle keep-alive connections once, when close() starts: a connection whose
+ * in-flight response ends later would sit idle (agents keep pools) until the grace runs
+ * out, holding the exit. So responses are tracked, and during shutdown each one that
+ * finishes (its bytes handed to the OS) frees its connection at once.
+ */
+function trackInFlight(server: Server): InFlight {
+  const open = new Set<ServerResponse>();
+  let closing = false;
+  const closeIdle = (): void => server.closeIdleConnections?.();
+  server.on('request', (_req, res: ServerResponse) => {
+    open.add(res);
+    res.once('close', () => open.delete(res));
+    // a request that arrives on an already open connection during the drain is still served
+    if (closing) res.once('finish', closeIdle);
+  });
+  return {
+    closeConnectionsAsTheyFree() {
+      closing = true;
+      for (const res of open) res.once('finish', closeIdle);
+    },
+  };
 }

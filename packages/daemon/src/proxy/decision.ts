@@ -18,8 +18,15 @@ export interface DecisionFacts {
 /** Agents choose the model string; a hostile one must not bloat every log line. */
 const MAX_ROUTE_CHARS = 256;
 
-export function boundedModelName(model: string): string {
-  return model.length <= MAX_ROUTE_CHARS ? model : `${model.slice(0, MAX_ROUTE_CHARS)}…`;
+/**
+ * An unknown model as it may be logged and shown. A misconfigured agent can
+ * send a key as its model (a swapped environment variable): any secret in it
+ * is redacted before it reaches the decision log, events or `top`.
+ */
+export function boundedModelName(model: string, secrets: readonly string[] = []): string {
+  let name = model;
+  for (const secret of secrets) if (name.includes(secret)) name = name.split(secret).join('[redacted]');
+  return name.length <= MAX_ROUTE_CHARS ? name : `${name.slice(0, MAX_ROUTE_CHARS)}…`;
 }
 
 /** Emits the request's one decision; `startedAt` is a `performance.now()` reading. */

@@ -1,0 +1,113 @@
+/**
+ * The hardening fixture: seat `a` (the one a test makes hostile) and seat
+ * `b` (healthy), one family. Route `main` tries a then b (fail-over is
+ * visible); route `solo` has a alone (the agent sees what a did to it).
+ */
+import type { ConfigInput } from '@routeplane/shared';
+import { expect } from 'vitest';
+import { respond, startFakeUpstream, type Behaviour, type FakeUpstream } from '../helpers/fake-upstream.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
+import { CHAT, chatBody, MESSAGES, messagesBody } from '../helpers/two-seats.js';
+import { expectAllUpstreamSocketsClosed, expectNoClaimedProbe } from './support.js';
+
+export type Family = 'openai' | 'anthropic';
+
+export interface HostileFixture {
+  readonly family: Family;
+  readonly t: TestDaemon;
+  readonly a: FakeUpstream;
+  readonly b: FakeUpstream;
+  /** the family's path */
+  readonly path: string;
+  /** a body for `main` (a then b) */
+  main(extra?: Record<string, unknown>): Record<string, unknown>;
+  /** a body for `solo` (a alone) */
+  solo(extra?: Record<string, unknown>): Record<string, unknown>;
+  post(body: Record<string, unknown>, init?: { signal?: AbortSignal; redirect?: 'follow' | 'manual' | 'error' }): Promise<Response>;
+  /** a's model breaker streak and state, from the breaker's own view */
+  seatA(): ReturnType<TestDaemon['context']['influence']['seats']>[number];
+  /**
+   * The end of every hardening test: no probe left claimed; after the daemon
+   * closes, every upstream connection has closed and none is open.
+   */
+  finish(): Promise<void>;
+}
+
+/** Small timeouts so timeout cases take seconds, with margins for two busy cores. */
+export const HARDENING_TIMEOUTS = { connect_ms: 2_000, first_byte_ms: 1_500, idle_ms: 1_500 } as const;
+export const HARDENING_INFLUENCE = { enabled: true, cooldown_secs: 1, max_cooldown_secs: 30, trip_threshold: 3, window_secs: 300 } as const;
+
+export async function startHostile(opts: {
+  family?: Family;
+  behaviourA?: Behaviour;
+  influence?: NonNullable<ConfigInput['influence']>;
+  timeouts?: NonNullable<ConfigInput['timeouts']>;
+  server?: { body_limit_mb?: number; auth_token?: string };
+}): Promise<HostileFixture> {
+  const family = opts.family ?? 'openai';
+  const ok = family === 'openai' ? respond.openaiChat() : respond.anthropicMessage();
+  const a = await startFakeUpstream(opts.behaviourA ?? ok);
+  const b = await startFakeUpstream(ok);
+  const t = await startTestDaemon({
+    seats: [
+      { id: 'a', provider: family, upstream: a },
+      { id: 'b', provider: family, upstream: b },
+    ],
+    routes: [
+      { model: 'main', chain: [{ seat: 'a', model: 'model-a' }, { seat: 'b', model: 'model-b' }] },
+      { model: 'solo', chain: [{ seat: 'a', model: 'model-a' }] },
+    ],
+    influence: opts.influence ?? HARDENING_INFLUENCE,
+    timeouts: opts.timeouts ?? HARDENING_TIMEOUTS,
+    ...(opts.server === undefined ? {} : { server: opts.server }),
+  });
+  const path = family === 'openai' ? CHAT : MESSAGES;
+  const base = family === 'openai' ? chatBody : messagesBody;
+  let finished = false;
+  return {
+    family,
+    t,
+    a,
+    b,
+    path,
+    main: (extra = {}) => base({ model: 'main', ...extra }),
+    solo: (extra = {}) => base({ model: 'solo', ...extra }),
+    post: (body, init = {}) =>
+      fetch(t.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...init }),
+    seatA: () => {
+      const seat = t.context.influence.seats().find((s) => s.id === 'a');
+      if (seat === undefined) throw new Error('no seat a');
+      return seat;
+    },
+    async finish() {
+      if (finished) return;
+      finished = true;
+      try {
+        expectNoClaimedProbe(t);
+        await t.close();
+        await expectAllUpstreamSocketsClosed(a, 'seat a');
+        await expectAllUpstreamSocketsClosed(b, 'seat b');
+      } finally {
+        await t.close();
+        await Promise.all([a.close(), b.close()]);
+      }
+    },
+  };
+}
+
+/** a's model breaker streak (consecutive failures counted as evidence). */
+export function streakOfA(fx: HostileFixture): number {
+  return fx.seatA().models.find((m) => m.model === 'model-a')?.streak ?? 0;
+}
+
+/** After a fault on a: a healthy a serves `solo` again, over a fresh or reused connection — nothing is wedged. */
+export async function expectServedAgainByA(fx: HostileFixture): Promise<void> {
+  fx.a.setDefault(fx.family === 'openai' ? respond.openaiChat() : respond.anthropicMessage());
+  const res = await fx.post(fx.solo());
+  expect(res.status).toBe(200);
+  expect(res.headers.get('x-routeplane-target')).toBe('a/model-a');
+  const body = await res.json();
+  expect(JSON.stringify(body)).toContain('model-a');
+  const d = await fx.t.events.nextDecision();
+  expect(d).toMatchObject({ status: 200, served_by: 'a/model-a' });
+}

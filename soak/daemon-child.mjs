@@ -1,0 +1,42 @@
+/**
+ * The daemon under soak, in a process of its own so its memory is its own:
+ * the BUILT daemon (packages/daemon/dist) started on the config the parent
+ * passes in SOAK_CONFIG. It reports readiness and a memory sample every
+ * second over IPC, and closes gracefully on SIGTERM.
+ */
+import { validateConfig } from '../packages/shared/dist/index.js';
+import { startDaemon } from '../packages/daemon/dist/index.js';
+
+const result = validateConfig(JSON.parse(process.env.SOAK_CONFIG ?? '{}'), 'soak-config', process.env);
+if (!result.ok) {
+  for (const issue of result.issues) process.stderr.write(`${issue.file}: ${issue.path}: ${issue.message}\n`);
+  process.exit(2);
+}
+
+const daemon = await startDaemon(result.config, { log: (line) => process.stderr.write(`${line}\n`) });
+const sample = () => {
+  const m = process.memoryUsage();
+  process.send?.({ type: 'memory', at: Date.now(), rss: m.rss, heapUsed: m.heapUsed });
+};
+const sampler = setInterval(sample, 1000);
+// The two RSS figures the soak compares are taken after a full GC (the runner forks us with
+// --expose-gc), so they show what the daemon retains, not where the collector happened to be.
+process.on('message', (message) => {
+  if (message?.type !== 'measure') return;
+  globalThis.gc?.();
+  const m = process.memoryUsage();
+  process.send?.({ type: 'measured', label: message.label, at: Date.now(), rss: m.rss, heapUsed: m.heapUsed, gc: typeof globalThis.gc === 'function' });
+});
+process.send?.({ type: 'ready', url: daemon.url, socketPath: daemon.socketPath, decisionLogPath: daemon.decisionLogPath, pid: process.pid });
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(sampler);
+  await daemon.close();
+  process.exit(0);
+};
+process.once('SIGTERM', stop);
+// the soak runner went away: do not outlive it
+process.once('disconnect', stop);
