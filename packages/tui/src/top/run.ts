@@ -33,6 +33,7 @@ export async function runTop(opts: TopOptions): Promise<number> {
     return 1;
   }
   chooseReactProductionBuild();
+  renderLiveEvenWhenCiIsSet();
   try {
     const { runInteractive } = await import('./app-session.js');
     return await runInteractive({ store, manager, theme: themeFromEnv(), signal: opts.signal });
@@ -76,6 +77,17 @@ async function printOnce(connect: ConnectMonitorClient, opts: TopOptions): Promi
  */
 function chooseReactProductionBuild(): void {
   process.env.NODE_ENV = 'production';
+}
+
+/**
+ * Ink decides once, when it is first loaded, that a `CI` variable means "no
+ * live rendering" and draws nothing until exit. Both ends are a terminal here
+ * (checked above), so a person is watching: a CI variable left exported in a
+ * dev shell or container must not blank the monitor.
+ */
+function renderLiveEvenWhenCiIsSet(): void {
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
 }
 
 function cannotConnect(err: unknown, socketPath: string): string {
