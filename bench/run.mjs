@@ -6,7 +6,11 @@
 //   pnpm bench [--seconds N] [--quick] [--no-build] [--skip-micro] [--out FILE] [--keep (the temp dir)]
 //   pnpm bench --profile          daemon only, under --cpu-prof; prints where time goes
 //   pnpm bench --clients          bare proxies over node:http, undici.request and undici.dispatch vs the daemon
+//                                 (--targets direct,bare,undici-request,undici-dispatch,daemon: only those;
+//                                  --compare DIST: also a daemon built into DIST, cell by cell — an A/B on a busy machine;
+//                                  --subscribers N: control-socket subscribers per daemon, default 1)
 //   pnpm bench --monitor          only the monitor figure (records 2 s of daemon decisions first)
+//   pnpm bench --events           only the event path figure (the daemon with 0 and 4 subscribers)
 //
 // Loopback only; every loop is bounded; every child is stopped at the end.
 import { execFileSync } from 'node:child_process';
@@ -40,11 +44,15 @@ function parseArgs(argv) {
     else if (a === '--skip-micro') opts.micro = false;
     else if (a === '--profile') opts.profile = true;
     else if (a === '--clients') opts.clients = true;
+    else if (a === '--targets') opts.targets = (argv[++i] ?? '').split(',');
+    else if (a === '--compare') (opts.compare ??= []).push(resolve(argv[++i] ?? ''));
     else if (a === '--monitor') opts.monitorOnly = true;
+    else if (a === '--events') opts.eventsOnly = true;
+    else if (a === '--subscribers') opts.subscribers = Number(argv[++i]);
     else if (a === '--keep') opts.keep = true;
     else if (a === '--out') opts.out = resolve(argv[++i] ?? '');
     else if (a === '--help' || a === '-h') {
-      process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(5, 10).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+      process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(5, 15).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
       process.exit(0);
     } else throw new Error(`bench: unknown option ${a} (try --help)`);
   }
@@ -64,7 +72,7 @@ const matrix = opts.quick
   : { concurrency: [1, 16, 64, 256], sizesKb: [2, 200], seconds: opts.seconds };
 const settings = {
   seconds: matrix.seconds,
-  subscribers: 1,
+  subscribers: opts.subscribers ?? 1,
   firstChunk: { iterations: opts.quick ? 30 : 120, chunks: 10, gapMs: 2 },
   eventPath: { c: 64, rounds: [0, 4, 4, 0] },
 };
@@ -116,6 +124,7 @@ async function main() {
   if (opts.profile) return profile(upstream, scriptFor);
   if (opts.clients) return compareClients(upstream, scriptFor);
   if (opts.monitorOnly) return monitorOnly(upstream, scriptFor);
+  if (opts.eventsOnly) return eventsOnly(upstream, scriptFor);
 
   const bare = track(await startChild('bare proxy', join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream } }));
   const daemon = track(await startDaemonChild(upstream));
@@ -212,9 +221,12 @@ function build() {
   return warnings.length ? warnings.join('; ') : null;
 }
 
-function startDaemonChild(upstream, execArgv = []) {
-  if (!existsSync(join(root, 'packages/daemon/dist/index.js'))) throw new Error('packages/daemon/dist/index.js is missing: run pnpm build');
-  return startChild('daemon', join(here, 'lib/daemon-child.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream, BENCH_DIR: dir }, execArgv });
+function startDaemonChild(upstream, execArgv = [], dist = null) {
+  if (!existsSync(join(dist ?? join(root, 'packages/daemon/dist'), 'index.js'))) throw new Error(`${dist ?? 'packages/daemon/dist'}/index.js is missing: run pnpm build`);
+  // each daemon its own directory: socket and decision log
+  const daemonDir = dist === null ? dir : mkdtempSync(join(dir, 'daemon-'));
+  const env = { BENCH_UPSTREAM: upstream, BENCH_DIR: daemonDir, ...(dist === null ? {} : { BENCH_DAEMON_DIST: dist }) };
+  return startChild('daemon', join(here, 'lib/daemon-child.mjs'), { core: CORE.proxy, env, execArgv });
 }
 
 /** One wrk run against one target, with the target process's CPU time and peak RSS around it. */
@@ -314,13 +326,23 @@ async function profile(upstream, scriptFor) {
 
 /** `--clients`: which upstream client costs what, as bare proxies beside the daemon, same load. */
 async function compareClients(upstream, scriptFor) {
-  const targets = { direct: { url: upstream, child: null } };
+  const wanted = (name) => !opts.targets || opts.targets.includes(name);
+  const targets = {};
+  if (wanted('direct')) targets.direct = { url: upstream, child: null };
   for (const kind of ['http', 'undici-request', 'undici-dispatch']) {
+    if (!wanted(kind === 'http' ? 'bare' : kind)) continue;
     const child = track(await startChild(`bare proxy (${kind})`, join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream, BENCH_CLIENT: kind } }));
     targets[kind === 'http' ? 'bare' : kind] = { url: child.ready.url, child };
   }
   const daemon = track(await startDaemonChild(upstream));
-  targets.daemon = { url: daemon.ready.url, child: daemon };
+  if (wanted('daemon')) targets.daemon = { url: daemon.ready.url, child: daemon };
+  for (const [i, dist] of (opts.compare ?? []).entries()) {
+    const other = track(await startDaemonChild(upstream, [], dist));
+    targets[`daemon ${String.fromCharCode(66 + i)}`] = { url: other.ready.url, child: other };
+    log(`daemon ${String.fromCharCode(66 + i)}: ${dist}`);
+    const otherSubs = track(await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: other.ready.socketPath } }));
+    await otherSubs.ask('attach', { count: settings.subscribers });
+  }
   const subs = track(await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }));
   await subs.ask('attach', { count: settings.subscribers });
   const cells = [];
@@ -333,6 +355,16 @@ async function compareClients(upstream, scriptFor) {
     }
   }
   process.stdout.write(renderMatrix(cells) + '\n');
+}
+
+/** `--events`: only the event path — the same daemon cell with 0 and 4 subscribers, alternating. */
+async function eventsOnly(upstream, scriptFor) {
+  const daemon = track(await startDaemonChild(upstream));
+  const target = { url: daemon.ready.url, child: daemon };
+  const subs = track(await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }));
+  await runCell(target, scriptFor('openai', false, 2), settings.eventPath.c, 2); // warm-up
+  const eventPath = await measureEventPath(subs, (seconds) => runCell(target, scriptFor('openai', false, 2), settings.eventPath.c, seconds));
+  process.stdout.write(`${JSON.stringify(eventPath, null, 2)}\n`);
 }
 
 /** `--monitor`: record 2 s of real decisions and a snapshot, then only the monitor figure. */

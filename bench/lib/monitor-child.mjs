@@ -10,6 +10,9 @@ import { pathToFileURL } from 'node:url';
 
 // Ink renders only the last frame when it thinks it runs in CI: this is a terminal.
 for (const name of ['CI', 'CONTINUOUS_INTEGRATION', 'BUILD_NUMBER', 'RUN_ID']) delete process.env[name];
+// As `routeplane top` runs the app: runTop (packages/tui/src/top/run.ts) sets NODE_ENV=production
+// before it loads React, which picks its build on first load — so here too, before the imports below.
+process.env.NODE_ENV = 'production';
 
 const root = process.env.BENCH_ROOT ?? '';
 const dir = process.env.BENCH_DIR ?? '';

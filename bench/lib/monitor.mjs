@@ -3,7 +3,7 @@
 // process of its own (monitor-child.mjs). This side captures what the App
 // needs from a live daemon (hello, snapshot) and runs the child.
 import { fork } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { CORE, pin } from './processes.mjs';
@@ -39,15 +39,10 @@ export async function measureMonitor({ root, dir, eventsPerSec = 5000, seconds =
     return { status: 'failed', note: 'packages/tui/dist has no top App: the monitor package did not build' };
   }
   if (!existsSync(join(dir, 'snapshot.json'))) return { status: 'failed', note: 'no snapshot was captured from the daemon' };
-  // React runs in the mode `routeplane top` gives it: production only if the CLI sets NODE_ENV
-  // (React's development build keeps a performance entry per render and costs twice the CPU).
-  const env = { ...process.env };
-  const cli = join(root, 'packages/tui/dist/cli.js');
-  if (existsSync(cli) && /NODE_ENV/.test(readFileSync(cli, 'utf8'))) env.NODE_ENV = 'production';
-  else delete env.NODE_ENV;
+  // The child sets NODE_ENV=production before it loads React, as `routeplane top` does.
   const child = fork(new URL('./monitor-child.mjs', import.meta.url), [], {
     execArgv: ['--expose-gc'],
-    env: { ...env, BENCH_ROOT: root, BENCH_DIR: dir, BENCH_EVENTS_PER_SEC: String(eventsPerSec), BENCH_SECONDS: String(seconds) },
+    env: { ...process.env, BENCH_ROOT: root, BENCH_DIR: dir, BENCH_EVENTS_PER_SEC: String(eventsPerSec), BENCH_SECONDS: String(seconds) },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   pin(child.pid, CORE.proxy);

@@ -26,7 +26,7 @@ export function renderMatrix(cells) {
     const added = cell.through === 'direct' || !direct ? '–' : `${f2(cell.p50Ms - direct.p50Ms)} / ${f2(cell.p99Ms - direct.p99Ms)}`;
     const errors = cell.errors ? ` ⚠ ${cell.errors} errors ${JSON.stringify(cell.errorDetail)}` : '';
     rows.push(
-      `| ${cell.family} | ${cell.kb} KB | ${cell.stream ? 'SSE' : 'JSON'} | ${cell.c} | ${THROUGH[cell.through]}${errors} | ${int(cell.rps)} | ${ratio} | ${f2(cell.p50Ms)} | ${f2(cell.p99Ms)} | ${added} | ${int(cell.cpuUsPerReq)} | ${f1(cell.peakRssMB)} |`,
+      `| ${cell.family} | ${cell.kb} KB | ${cell.stream ? 'SSE' : 'JSON'} | ${cell.c} | ${THROUGH[cell.through] ?? cell.through}${errors} | ${int(cell.rps)} | ${ratio} | ${f2(cell.p50Ms)} | ${f2(cell.p99Ms)} | ${added} | ${int(cell.cpuUsPerReq)} | ${f1(cell.peakRssMB)} |`,
     );
   }
   return rows.join('\n');
@@ -77,7 +77,7 @@ function renderMonitor(monitor) {
   return [
     `Store fed ${int(monitor.eventsPerSec)} events/s for ${monitor.seconds} s from a recorded stream (${int(monitor.events)} events).`,
     '',
-    `Frames are what Ink wrote to a fake 100×32 terminal (maxFps 20, as \`top\` runs it); store updates are React re-renders of the App; heap is measured after a forced GC, 1 s in and at the end. NODE_ENV in the monitor process: ${monitor.nodeEnv} (what \`routeplane top\` would run with).`,
+    `Frames are what Ink wrote to a fake 100×32 terminal (maxFps 20, as \`top\` runs it); store updates are React re-renders of the App; heap is measured after a forced GC, 1 s in and at the end. NODE_ENV in the monitor process: ${monitor.nodeEnv} (set before React loads, as \`routeplane top\` does).`,
     '',
     '| renders/s | store updates/s | CPU % of one core | heap at start MB | heap at end MB |',
     '|--:|--:|--:|--:|--:|',

@@ -1,12 +1,14 @@
 import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { encodeLine, type DaemonEvent } from '@routeplane/shared';
+import type { DaemonEvent } from '@routeplane/shared';
 import type { EventBus } from './events/bus.js';
+import { encodeLogLine, EVENT_WRITE_WINDOW_MS } from './events/event-line.js';
 
 /**
  * Appends every decision event to an NDJSON file, asynchronously: the bus
- * listener only queues a line, and one writer drains the queue in batches, so
- * no request ever waits on the disk. Past `maxBytes` the file is rotated to
+ * listener only queues a line, and one writer drains the queue in batches
+ * (one write per EVENT_WRITE_WINDOW_MS at most), so no request ever waits on
+ * the disk. Past `maxBytes` the file is rotated to
  * `PATH.1` (replacing the previous one) and a new file started.
  *
  * A failing disk must not take routing down: write errors are logged once per
@@ -32,14 +34,16 @@ export class DecisionLog {
 
   private onEvent(event: DaemonEvent): void {
     if (event.type !== 'decision' || this.closed) return;
-    this.queue.push(encodeLine(event));
+    this.queue.push(encodeLogLine(event));
     this.draining ??= this.drain();
   }
 
-  /** Writes queued lines until the queue is empty; one drain runs at a time. */
+  /** Writes queued lines until the queue is empty, one batch per window; one drain runs at a time. */
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
+        // gather what the next few milliseconds bring into this write
+        await new Promise((resolve) => setTimeout(resolve, EVENT_WRITE_WINDOW_MS));
         const batch = this.queue.join('');
         this.queue = [];
         await this.write(batch);

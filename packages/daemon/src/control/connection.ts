@@ -90,6 +90,7 @@ export class ControlConnection {
 
   private send(reply: ControlReply): void {
     if (this.socket.writableEnded || this.socket.destroyed) return;
+    this.subscriber?.flush();
     if (!this.socket.write(encodeLine(reply)) && !this.pausedForReplies) {
       // A client that sends requests without reading replies gets its reads
       // paused until it catches up: the kernel then pushes back on its writes.

@@ -1,12 +1,13 @@
 import type { Socket } from 'node:net';
 import { encodeLine, type DaemonEvent, type StreamedEvent } from '@routeplane/shared';
+import { encodeEventLine, eventLineBytes, EVENT_WRITE_WINDOW_MS } from '../events/event-line.js';
 
 export interface SubscriberLimits {
-  /** events go straight into the socket while its unsent buffer is below this many bytes */
+  /** each batch of events goes into the socket while its unsent buffer is below this many bytes */
   socketBufferBytes: number;
-  /** past this many bytes waiting behind a full socket, the subscriber is dropped */
+  /** past this many bytes waiting beyond that, the subscriber is dropped */
   maxQueuedBytes: number;
-  /** … or past this many events */
+  /** … or past this many events waiting to be written */
   maxQueuedEvents: number;
   /** a dropped subscriber that never reads its overflow line is destroyed after this */
   lingerMs: number;
@@ -26,18 +27,6 @@ export const DEFAULT_SUBSCRIBER_LIMITS: SubscriberLimits = {
 
 export const OVERFLOW_LINE = encodeLine({ event: { type: 'overflow' } satisfies StreamedEvent });
 
-// The bus hands the same event object to every listener in turn, so one
-// remembered encoding serializes each event once however many subscribers listen.
-let lastEvent: DaemonEvent | null = null;
-let lastLine = '';
-export function encodeEventLine(event: DaemonEvent): string {
-  if (event !== lastEvent) {
-    lastLine = encodeLine({ event });
-    lastEvent = event;
-  }
-  return lastLine;
-}
-
 type SubscriberState = 'streaming' | 'overflowed' | 'stopped';
 
 /**
@@ -46,12 +35,17 @@ type SubscriberState = 'streaming' | 'overflowed' | 'stopped';
  * so a slow reader must cost it nothing but a bounded amount of memory. Past
  * the bound the subscriber gets a final overflow line and is closed; the
  * client reconnects and takes a fresh snapshot.
+ *
+ * Events are written in batches, one write per EVENT_WRITE_WINDOW_MS at
+ * most: a socket write per event per subscriber was a syscall each, a visible
+ * cost to every proxied request.
  */
 export class Subscriber {
-  private readonly queue: string[] = [];
-  private head = 0;
+  /** lines not yet handed to the socket: this batch's, or those waiting for 'drain' */
+  private queue: string[] = [];
   private queuedBytes = 0;
   private state: SubscriberState = 'streaming';
+  private flushScheduled = false;
   private waitingForDrain = false;
   private lingerTimer: NodeJS.Timeout | null = null;
   private readonly unsubscribe: () => void;
@@ -71,24 +65,22 @@ export class Subscriber {
     return this.state === 'overflowed';
   }
 
-  private get queuedEvents(): number {
-    return this.queue.length - this.head;
-  }
-
   push(event: DaemonEvent): void {
     if (this.state !== 'streaming') return;
-    const line = encodeEventLine(event);
-    if (this.queuedEvents === 0 && this.socket.writableLength < this.socketBound) {
-      this.socket.write(line);
-      return;
-    }
-    this.queue.push(line);
-    this.queuedBytes += Buffer.byteLength(line);
-    if (this.queuedEvents > this.limits.maxQueuedEvents || this.queuedBytes > this.limits.maxQueuedBytes) {
+    this.queue.push(encodeEventLine(event));
+    this.queuedBytes += eventLineBytes(event);
+    // Bounded as before batching: what the socket may hold plus the queue's own allowance.
+    if (this.queue.length > this.limits.maxQueuedEvents || this.socket.writableLength + this.queuedBytes > this.socketBound + this.limits.maxQueuedBytes) {
       this.overflow();
       return;
     }
-    this.waitForDrain();
+    if (!this.flushScheduled && !this.waitingForDrain) {
+      this.flushScheduled = true;
+      setTimeout(() => {
+        this.flushScheduled = false;
+        this.flush();
+      }, EVENT_WRITE_WINDOW_MS);
+    }
   }
 
   /** The connection is gone or the server is closing: let go of everything. */
@@ -99,6 +91,22 @@ export class Subscriber {
     this.dropQueue();
     if (this.lingerTimer) clearTimeout(this.lingerTimer);
     this.lingerTimer = null;
+  }
+
+  /**
+   * Hands everything queued to the socket in one write, unless the socket is
+   * full: then after 'drain'. The connection calls it before each reply, so
+   * events emitted before a reply (a reset's own events) reach the client first.
+   */
+  flush(): void {
+    if (this.state !== 'streaming' || this.queue.length === 0 || this.waitingForDrain) return;
+    if (this.socket.writableLength >= this.socketBound) {
+      this.waitForDrain();
+      return;
+    }
+    const text = this.queue.length === 1 ? this.queue[0]! : this.queue.join('');
+    this.dropQueue();
+    this.socket.write(text);
   }
 
   private waitForDrain(): void {
@@ -112,26 +120,6 @@ export class Subscriber {
     });
   }
 
-  private flush(): void {
-    if (this.state !== 'streaming') return;
-    while (this.queuedEvents > 0 && this.socket.writableLength < this.socketBound) {
-      const line = this.queue[this.head] as string;
-      this.queue[this.head] = '';
-      this.head += 1;
-      this.queuedBytes -= Buffer.byteLength(line);
-      this.socket.write(line);
-    }
-    if (this.queuedEvents === 0) this.dropQueue();
-    else {
-      // keep the array from growing forever while its front is consumed
-      if (this.head > 1024 && this.head * 2 > this.queue.length) {
-        this.queue.splice(0, this.head);
-        this.head = 0;
-      }
-      this.waitForDrain();
-    }
-  }
-
   private overflow(): void {
     this.unsubscribe();
     this.state = 'overflowed';
@@ -143,8 +131,7 @@ export class Subscriber {
   }
 
   private dropQueue(): void {
-    this.queue.length = 0;
-    this.head = 0;
+    this.queue = [];
     this.queuedBytes = 0;
   }
 }

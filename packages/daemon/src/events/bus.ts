@@ -14,8 +14,15 @@ export class EventBus {
 
   constructor(private readonly now: () => number = Date.now) {}
 
+  /**
+   * Stamps `event` itself — every emitter hands over a fresh object and keeps
+   * no hold of it — and returns it. (A stamped copy, `{...event, seq, ts}`,
+   * cost ~2 µs per event: a visible share of a proxied request.)
+   */
   emit(event: UnstampedEvent): DaemonEvent {
-    const stamped = { ...event, seq: ++this.seq, ts: this.now() } as DaemonEvent;
+    const stamped = event as DaemonEvent;
+    stamped.seq = ++this.seq;
+    stamped.ts = this.now();
     for (const listener of this.listeners) listener(stamped);
     return stamped;
   }

@@ -4,6 +4,7 @@ import type { DaemonContext } from '../context.js';
 import { routeplaneHeaders } from '../proxy/agent-response.js';
 import { errorBody, errorStatus, type DaemonErrorKind } from '../proxy/error-shapes.js';
 import { familyOfPath } from '../proxy/family.js';
+import { readAgentBodyBytes } from './agent-body-reader.js';
 import { TokenCheck } from './auth.js';
 import { clientErrorResponse } from './client-error.js';
 import { registerInfoRoutes } from './info-routes.js';
@@ -16,9 +17,10 @@ import { ProxyHandler } from './proxy-handler.js';
  */
 export function buildHttpApp(ctx: DaemonContext): FastifyInstance {
   const bodyLimitMb = ctx.config.server.body_limit_mb;
+  const bodyLimit = Math.floor(bodyLimitMb * 1024 * 1024);
   const app = Fastify({
     logger: false,
-    bodyLimit: Math.floor(bodyLimitMb * 1024 * 1024),
+    bodyLimit,
     // request ids are ours (x-routeplane-request-id); never trust an agent's header for them
     requestIdHeader: false,
     clientErrorHandler: clientErrorResponse,
@@ -27,7 +29,7 @@ export function buildHttpApp(ctx: DaemonContext): FastifyInstance {
   // The body is read once, as bytes, whatever the agent called it (agents may omit
   // content-type): the proxy validates the JSON itself and forwards the same bytes.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', (_request, payload, done) => readAgentBodyBytes(payload, bodyLimit, done));
 
   const check = ctx.authToken === null ? null : new TokenCheck(ctx.authToken);
   // onRequest runs before the body is read: an agent without the token cannot make us buffer one

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DaemonContext } from '../context.js';
+import { AgentLink } from '../proxy/agent-link.js';
 import { routeplaneHeaders, sendJsonError } from '../proxy/agent-response.js';
 import { boundedModelName, emitDecision, type DecisionFacts } from '../proxy/decision.js';
 import { errorBody, errorStatus, type DaemonErrorKind } from '../proxy/error-shapes.js';
@@ -10,17 +11,6 @@ import { Forwarder } from '../proxy/forwarder.js';
 import { readAgentBody } from '../proxy/request-body.js';
 import { prepareRoutes, type PreparedRoute } from '../proxy/route-table.js';
 import { UpstreamClient } from '../proxy/upstream-client.js';
-
-const kAbort = Symbol('routeplane.abort');
-type TrackedResponse = ServerResponse & { [kAbort]?: AbortController };
-
-/**
- * The agent hung up when its response closes before it finished. One shared
- * listener (the controller rides on the response) instead of a closure per request.
- */
-function onResponseClose(this: TrackedResponse): void {
-  if (!this.writableFinished) this[kAbort]?.abort();
-}
 
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:\/|$)/i;
 
@@ -56,7 +46,7 @@ export class ProxyHandler {
   /** fastify route handler; bound so it can be passed as is */
   readonly handle = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     reply.hijack();
-    const res = reply.raw as TrackedResponse;
+    const res = reply.raw;
     const facts: DecisionFacts = {
       requestId: randomUUID(),
       route: null,
@@ -83,7 +73,7 @@ export class ProxyHandler {
     emitDecision(this.ctx.bus, facts);
   };
 
-  private async route(request: FastifyRequest, res: TrackedResponse, facts: DecisionFacts): Promise<void> {
+  private async route(request: FastifyRequest, res: ServerResponse, facts: DecisionFacts): Promise<void> {
     if (hasDotSegment(request.url)) {
       // `/v1/../admin` would reach past the seat's base path carrying the seat's key
       facts.status = this.fail(res, facts, 'bad_request', 'request path must not contain "." or ".." segments');
@@ -97,7 +87,7 @@ export class ProxyHandler {
     facts.stream = body.stream;
     const route = this.routes.get(body.model);
     if (route === undefined) {
-      facts.route = boundedModelName(body.model);
+      facts.route = boundedModelName(body.model, this.ctx.secrets);
       const message = `unknown model ${JSON.stringify(facts.route)}; known routes: ${this.routeNames}`;
       facts.status = this.fail(res, facts, 'unknown_model', message);
       return;
@@ -111,11 +101,6 @@ export class ProxyHandler {
       return;
     }
 
-    const controller = new AbortController();
-    res[kAbort] = controller;
-    res.once('close', onResponseClose);
-    if (res.destroyed || res.socket?.destroyed !== false) controller.abort();
-
     const result = await this.forwarder.forward(
       {
         requestId: facts.requestId,
@@ -125,7 +110,7 @@ export class ProxyHandler {
         body: body.body,
         model: body.model,
         modelSpan: body.modelSpan,
-        signal: controller.signal,
+        agent: new AgentLink(res),
         res,
       },
       chain,

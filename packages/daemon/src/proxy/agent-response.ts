@@ -31,16 +31,3 @@ export function sendWhole(res: ServerResponse, status: number, headers: HeaderMa
 export function sendJsonError(res: ServerResponse, status: number, routeplane: HeaderMap, body: string): void {
   sendWhole(res, status, Object.assign(routeplane, JSON_TYPE), body);
 }
-
-/** Resolves once the agent's socket can take more, or is gone. */
-export function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}

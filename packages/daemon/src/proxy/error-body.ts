@@ -1,4 +1,5 @@
-import type { UpstreamBody } from './upstream-client.js';
+import type { AgentLink } from './agent-link.js';
+import type { BodySink, UpstreamBody } from './upstream-exchange.js';
 
 /**
  * Upstream error bodies (402, 429, 4xx, 5xx) are read whole — they are small
@@ -15,23 +16,47 @@ export type ErrorBodyRead =
   | { kind: 'broken'; body: Buffer }
   | { kind: 'aborted' };
 
-export async function readErrorBody(body: UpstreamBody, signal: AbortSignal): Promise<ErrorBodyRead> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > ERROR_BODY_CAP) {
-        body.destroy();
-        return { kind: 'too_large' };
-      }
-      chunks.push(chunk);
+export function readErrorBody(body: UpstreamBody, agent: AgentLink): Promise<ErrorBodyRead> {
+  return new Promise((resolve) => body.pipeTo(new ErrorBodyReader(body, agent, resolve)));
+}
+
+class ErrorBodyReader implements BodySink {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private settled = false;
+
+  constructor(
+    private readonly body: UpstreamBody,
+    private readonly agent: AgentLink,
+    private readonly resolve: (read: ErrorBodyRead) => void,
+  ) {}
+
+  data(chunk: Buffer): void {
+    if (this.settled) return;
+    this.size += chunk.length;
+    if (this.size > ERROR_BODY_CAP) {
+      this.settle({ kind: 'too_large' });
+      this.chunks.length = 0;
+      this.body.cancel(); // destroys the connection; its error then finds this reader settled
+      return;
     }
-  } catch {
-    if (signal.aborted) return { kind: 'aborted' };
-    return { kind: 'broken', body: Buffer.concat(chunks, size) };
+    this.chunks.push(chunk);
   }
-  return { kind: 'read', body: Buffer.concat(chunks, size) };
+
+  end(): void {
+    if (this.settled) return;
+    this.settle({ kind: 'read', body: Buffer.concat(this.chunks, this.size) });
+  }
+
+  fail(): void {
+    if (this.settled) return;
+    this.settle(this.agent.gone ? { kind: 'aborted' } : { kind: 'broken', body: Buffer.concat(this.chunks, this.size) });
+  }
+
+  private settle(read: ErrorBodyRead): void {
+    this.settled = true;
+    this.resolve(read);
+  }
 }
 
 const REDACTED = Buffer.from('[redacted]');

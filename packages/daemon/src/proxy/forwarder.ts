@@ -1,14 +1,16 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Attempt, AttemptOutcome, Counters, DecisionChainEntry, Family } from '@routeplane/shared';
 import type { Clock, Evidence, Influence, Plan, PlannedTarget } from '../breaker/types.js';
+import type { AgentLink } from './agent-link.js';
 import { routeplaneHeaders } from './agent-response.js';
 import { readErrorBody } from './error-body.js';
 import { keepErrorResponse, sendKeptError, sendNoUpstreamAnswer, type KeptError } from './failure-answers.js';
 import { relayedResponseHeaders, upstreamRequestHeaders } from './headers.js';
-import { spliceModel, type Span } from './model-swap.js';
+import { spliceModel } from './model-swap.js';
 import { classifyStatus, transportEvidence } from './outcome.js';
 import { relaySuccess } from './relay.js';
 import type { FamilyChain, PreparedTarget } from './route-table.js';
+import type { Span } from './top-level-scan.js';
 import type { UpstreamClient } from './upstream-client.js';
 import { upstreamPath } from './upstream-url.js';
 
@@ -22,7 +24,8 @@ export interface Exchange {
   readonly body: Buffer;
   readonly model: string;
   readonly modelSpan: Span;
-  readonly signal: AbortSignal;
+  /** whether the agent is still there; cancels the attempt in flight when it hangs up */
+  readonly agent: AgentLink;
   readonly res: ServerResponse;
 }
 
@@ -87,7 +90,7 @@ export class Forwarder {
     let kept: KeptError | null = null;
     try {
       for (const planned of plan.targets) {
-        if (x.signal.aborted) return result;
+        if (x.agent.gone) return result;
         if (attempts.length > 0) counters.failovers++;
         const target = resolveTarget(chain, planned);
         const step = await this.attempt(x, plan, planned, target, attempts);
@@ -109,13 +112,13 @@ export class Forwarder {
   /** One attempt on one target; answers the agent unless the request moves on. */
   private async attempt(x: Exchange, plan: Plan, planned: PlannedTarget, target: PreparedTarget, attempts: Attempt[]): Promise<Step> {
     const log: AttemptLog = { plan, planned, target, attempts, started: performance.now() };
-    const sent = await this.deps.client.send({
+    const request = {
       origin: target.upstream.origin,
       path: upstreamPath(target.upstream, x.url),
       headers: upstreamRequestHeaders(x.agentHeaders, target.headers),
       body: target.model === x.model ? x.body : spliceModel(x.body, x.modelSpan, target.modelJson),
-      signal: x.signal,
-    });
+    };
+    const sent = await this.deps.client.send(request, x.agent);
     if (sent.kind === 'failed') {
       this.note(log, sent.failure, null, transportEvidence(sent.failure));
       return sent.failure === 'aborted' ? AGENT_LEFT : NEXT;
@@ -127,7 +130,7 @@ export class Forwarder {
 
     if (classified.verdict === 'serve') {
       Object.assign(headers, routeplaneHeaders(x.requestId, attempts.length + 1, target.label));
-      const relayed = await relaySuccess(x.res, status, headers, sent.body, x.signal, x.family, target.label);
+      const relayed = await relaySuccess(x.res, status, headers, sent.body, x.agent, x.family, target.label);
       switch (relayed.kind) {
         case 'done':
           this.note(log, 'ok', status, classified.evidence);
@@ -144,7 +147,7 @@ export class Forwarder {
       }
     }
 
-    const read = await readErrorBody(sent.body, x.signal);
+    const read = await readErrorBody(sent.body, x.agent);
     if (read.kind === 'aborted') {
       this.note(log, 'aborted', status, transportEvidence('aborted'));
       return AGENT_LEFT;
@@ -167,7 +170,7 @@ export class Forwarder {
 
   /** Every target failed: the last upstream error as it was, else 502/504. */
   private answerAllFailed(x: Exchange, attempts: Attempt[], kept: KeptError | null, result: ForwardResult): void {
-    if (x.signal.aborted) return;
+    if (x.agent.gone) return;
     if (kept === null) {
       result.status = sendNoUpstreamAnswer(x.res, x.family, x.requestId, attempts);
       return;

@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { Family } from '@routeplane/shared';
-import { drained } from './agent-response.js';
+import type { AgentLink } from './agent-link.js';
 import { streamErrorEvent } from './error-shapes.js';
 import type { HeaderMap } from './headers.js';
-import { classifyTransportError, type UpstreamBody } from './upstream-client.js';
+import { classifyTransportError } from './upstream-client.js';
+import type { BodySink, UpstreamBody } from './upstream-exchange.js';
 
 export type RelayResult =
   | { kind: 'done' }
@@ -18,35 +19,64 @@ export type RelayResult =
  * status line and headers go out with the first chunk, not before, so a body
  * that fails before its first byte can still fail over cleanly.
  */
-export async function relaySuccess(
+export function relaySuccess(
   res: ServerResponse,
   status: number,
   headers: HeaderMap,
   body: UpstreamBody,
-  signal: AbortSignal,
+  agent: AgentLink,
   family: Family,
   label: string,
 ): Promise<RelayResult> {
-  let started = false;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      if (!started) {
-        res.writeHead(status, headers);
-        started = true;
-      }
-      if (!res.write(chunk)) await drained(res);
+  return new Promise((resolve) => body.pipeTo(new Relay(res, status, headers, body, agent, family, label, resolve)));
+}
+
+class Relay implements BodySink {
+  private started = false;
+  private waitingForDrain = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly status: number,
+    private readonly headers: HeaderMap,
+    private readonly body: UpstreamBody,
+    private readonly agent: AgentLink,
+    private readonly family: Family,
+    private readonly label: string,
+    private readonly resolve: (result: RelayResult) => void,
+  ) {}
+
+  data(chunk: Buffer): void {
+    const { res } = this;
+    if (!this.started) {
+      res.writeHead(this.status, this.headers);
+      this.started = true;
     }
-  } catch (err) {
-    const failure = classifyTransportError(err, signal);
-    if (failure === 'aborted') return { kind: 'aborted' };
-    if (!started) return { kind: 'failed_early', failure };
-    endBroken(res, headers, family, `upstream ${label} broke off mid-response (${failure})`);
-    return { kind: 'broken', failure };
+    // The agent reads slower than the upstream writes: stop reading upstream until it catches up.
+    if (!res.write(chunk) && !this.waitingForDrain && !res.destroyed) {
+      this.waitingForDrain = true;
+      this.body.pause();
+      res.once('drain', () => {
+        this.waitingForDrain = false;
+        this.body.resume();
+      });
+    }
   }
-  if (signal.aborted) return { kind: 'aborted' };
-  if (!started) res.writeHead(status, headers);
-  res.end();
-  return { kind: 'done' };
+
+  end(): void {
+    if (this.agent.gone) return this.resolve({ kind: 'aborted' });
+    if (!this.started) this.res.writeHead(this.status, this.headers);
+    this.res.end();
+    this.resolve({ kind: 'done' });
+  }
+
+  fail(err: Error): void {
+    const failure = classifyTransportError(err, this.agent.gone);
+    if (failure === 'aborted') return this.resolve({ kind: 'aborted' });
+    if (!this.started) return this.resolve({ kind: 'failed_early', failure });
+    endBroken(this.res, this.headers, this.family, `upstream ${this.label} broke off mid-response (${failure})`);
+    this.resolve({ kind: 'broken', failure });
+  }
 }
 
 /**

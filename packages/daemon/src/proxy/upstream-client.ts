@@ -1,6 +1,9 @@
-import { Agent, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 import type { TimeoutsConfig } from '@routeplane/shared';
+import type { AgentLink } from './agent-link.js';
 import type { HeaderMap } from './headers.js';
+import type { OutboundBody } from './model-swap.js';
+import { UpstreamExchange, type UpstreamBody, type UpstreamHeaders } from './upstream-exchange.js';
 
 /**
  * The one upstream client: an undici Agent (a keep-alive pool per origin),
@@ -13,57 +16,54 @@ export interface UpstreamRequest {
   origin: string;
   path: string;
   headers: HeaderMap;
-  body: Buffer;
-  /** aborts when the agent hangs up; undici then cancels the upstream request */
-  signal: AbortSignal;
+  body: OutboundBody;
 }
-
-export type UpstreamBody = Dispatcher.ResponseData['body'];
 
 /** Failure before any response headers arrived. */
 export type TransportFailure = 'timeout' | 'network' | 'aborted';
 
 export type UpstreamResult =
-  | { kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; body: UpstreamBody }
+  | { kind: 'response'; status: number; headers: UpstreamHeaders; body: UpstreamBody }
   | { kind: 'failed'; failure: TransportFailure };
 
 export class UpstreamClient {
-  private readonly agent: Agent;
+  private readonly pool: Agent;
 
   constructor(timeouts: TimeoutsConfig) {
-    this.agent = new Agent({
+    this.pool = new Agent({
       connect: { timeout: timeouts.connect_ms },
       headersTimeout: timeouts.first_byte_ms,
       bodyTimeout: timeouts.idle_ms,
     });
   }
 
-  async send(req: UpstreamRequest): Promise<UpstreamResult> {
-    try {
-      const res = await this.agent.request({
-        origin: req.origin,
-        path: req.path,
-        method: 'POST',
-        headers: req.headers,
-        body: req.body,
-        signal: req.signal,
-      });
-      return { kind: 'response', status: res.statusCode, headers: res.headers, body: res.body };
-    } catch (err) {
-      return { kind: 'failed', failure: classifyTransportError(err, req.signal) };
+  /** Sends the request; resolves with the response head (its body still to come) or why none came. */
+  async send(req: UpstreamRequest, agent: AgentLink): Promise<UpstreamResult> {
+    const exchange = new UpstreamExchange();
+    agent.track(exchange);
+    const { origin, path, headers, body } = req;
+    if (Buffer.isBuffer(body)) this.pool.dispatch({ origin, path, method: 'POST', headers, body }, exchange);
+    else {
+      // Pieces are an iterable body to undici, which needs the length up front or it sends them chunked.
+      // Its docs list iterable bodies (Dispatcher.md, DispatchOptions.body); its types leave them out.
+      const pieces = body.pieces as unknown as Buffer;
+      this.pool.dispatch({ origin, path, method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, body: pieces }, exchange);
     }
+    const head = await exchange.head;
+    if (head.kind === 'failed') return { kind: 'failed', failure: classifyTransportError(head.error, agent.gone) };
+    return head;
   }
 
   close(): Promise<void> {
-    return this.agent.destroy();
+    return this.pool.destroy();
   }
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 /** What an undici error means for the attempt: our agent left, the upstream was too slow, or anything else on the wire. */
-export function classifyTransportError(err: unknown, signal: AbortSignal): TransportFailure {
-  if (signal.aborted) return 'aborted';
+export function classifyTransportError(err: unknown, agentGone: boolean): TransportFailure {
+  if (agentGone) return 'aborted';
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && TIMEOUT_CODES.has(code) ? 'timeout' : 'network';
 }

@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { encodeModel, findModelSpan, spliceModel } from '../../src/proxy/model-swap.js';
+import { encodeModel, spliceModel, type OutboundBody } from '../../src/proxy/model-swap.js';
 import { readAgentBody } from '../../src/proxy/request-body.js';
+import { scanTopLevel } from '../../src/proxy/top-level-scan.js';
+
+/** The bytes that go upstream, whether the swap copied them or left them in pieces; the length must be theirs. */
+function outboundBytes(out: OutboundBody): Buffer {
+  if (Buffer.isBuffer(out)) return out;
+  const bytes = Buffer.concat(out.pieces);
+  expect(bytes.length).toBe(out.length);
+  return bytes;
+}
 
 /** The reference: parse, replace the top-level model, compare as values. */
 function expectSwapMatchesReference(text: string, newModel: string): Buffer {
   const body = Buffer.from(text);
-  const span = findModelSpan(body);
-  expect(span).not.toBeNull();
-  const swapped = spliceModel(body, span!, encodeModel(newModel));
+  const scan = scanTopLevel(body);
+  if (scan.kind !== 'object' || scan.model === null) throw new Error(`no top-level model found in ${text}`);
+  const swapped = outboundBytes(spliceModel(body, scan.model, encodeModel(newModel)));
   const reference = JSON.parse(text);
   reference.model = newModel;
   expect(JSON.parse(swapped.toString('utf8'))).toStrictEqual(reference);
