@@ -20,27 +20,43 @@ export function configCandidates(explicit: string | undefined, env: Env = proces
   return [resolve(cwd, 'routeplane.yaml'), join(xdg, 'routeplane', 'routeplane.yaml')];
 }
 
-/** Finds and validates the config; every problem is reported, none thrown. */
-export function loadConfig(explicit?: string, env: Env = process.env, cwd = process.cwd()): ConfigResult {
+export type ConfigText =
+  | { kind: 'found'; file: string; text: string }
+  /** discovery found nothing (an explicit path that is missing is an `unreadable`) */
+  | { kind: 'none'; candidates: string[] }
+  | { kind: 'unreadable'; file: string; issue: ConfigIssue };
+
+/** The first config file discovery finds, read whole; shared by the daemon and the clients. */
+export function readConfigText(explicit?: string, env: Env = process.env, cwd = process.cwd()): ConfigText {
   const candidates = configCandidates(explicit, env, cwd);
   for (const file of candidates) {
-    let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      return { kind: 'found', file, text: readFileSync(file, 'utf8') };
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
+      // several candidates means discovery: a missing one is just not there
       if (code === 'ENOENT' && candidates.length > 1) continue;
       const why = code === 'ENOENT' ? 'file not found' : `cannot read (${code ?? String(err)})`;
-      return { ok: false, file, issues: [{ file, path: '', message: why }] };
+      return { kind: 'unreadable', file, issue: { file, path: '', message: why } };
     }
-    return parseConfig(text, file, env);
   }
-  const file = candidates[0] ?? 'routeplane.yaml';
-  return {
-    ok: false,
-    file,
-    issues: [{ file, path: '', message: `no config found (looked in ${candidates.join(', ')})` }],
-  };
+  return { kind: 'none', candidates };
+}
+
+/** Finds and validates the config; every problem is reported, none thrown. */
+export function loadConfig(explicit?: string, env: Env = process.env, cwd = process.cwd()): ConfigResult {
+  const read = readConfigText(explicit, env, cwd);
+  switch (read.kind) {
+    case 'found':
+      return parseConfig(read.text, read.file, env);
+    case 'unreadable':
+      return { ok: false, file: read.file, issues: [read.issue] };
+    case 'none': {
+      const file = read.candidates[0] ?? 'routeplane.yaml';
+      const message = `no config found (looked in ${read.candidates.join(', ')})`;
+      return { ok: false, file, issues: [{ file, path: '', message }] };
+    }
+  }
 }
 
 /** Parses YAML text and validates it; `file` only names where it came from. */

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { configCandidates, formatIssue, parseConfig, type Config, type ConfigIssue, type Env } from '@routeplane/shared';
-import { defaultSocketPath } from '@routeplane/shared';
+import { defaultSocketPath, formatIssue, parseConfig, readConfigText, type Config, type ConfigIssue, type Env } from '@routeplane/shared';
 
 /** A config the client could not use; carries every issue, one per line. */
 export class ClientConfigError extends Error {
@@ -22,23 +20,12 @@ export type ClientConfig = { found: false } | { found: true; file: string; confi
  * through discovery is not.
  */
 export function findClientConfig(explicit: string | undefined, env: Env = process.env, cwd = process.cwd()): ClientConfig {
-  const candidates = configCandidates(explicit, env, cwd);
-  for (const file of candidates) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      // several candidates means discovery: a missing one is just not there
-      if (code === 'ENOENT' && candidates.length > 1) continue;
-      const why = code === 'ENOENT' ? 'file not found' : `cannot read (${code ?? String(err)})`;
-      throw new ClientConfigError([{ file, path: '', message: why }]);
-    }
-    const result = parseConfig(text, file, keysNotNeeded(env));
-    if (!result.ok) throw new ClientConfigError(result.issues);
-    return { found: true, file, config: result.config };
-  }
-  return { found: false };
+  const read = readConfigText(explicit, env, cwd);
+  if (read.kind === 'none') return { found: false };
+  if (read.kind === 'unreadable') throw new ClientConfigError([read.issue]);
+  const result = parseConfig(read.text, read.file, keysNotNeeded(env));
+  if (!result.ok) throw new ClientConfigError(result.issues);
+  return { found: true, file: read.file, config: result.config };
 }
 
 /** Reads like `env`, except every variable counts as set (values are never used). */
