@@ -13,6 +13,11 @@ const OUTCOME_WORDS: Record<AttemptOutcome, (a: Attempt) => string> = {
   stream_error: () => 'stream error',
 };
 
+/** One attempt's outcome in a word or a status: `ok`, `402`, `503`, `timeout`. */
+export function outcomeWord(attempt: Attempt): string {
+  return OUTCOME_WORDS[attempt.outcome](attempt);
+}
+
 /**
  * The attempts as a path: `max-a 402 → team ok`. Seats name the step; a
  * seat tried twice (two of its models) is written `seat/model` to tell them apart.
@@ -23,7 +28,7 @@ export function attemptPath(decision: Pick<DecisionEvent, 'attempts'>): string {
   return decision.attempts
     .map((a) => {
       const twice = seats.indexOf(a.seat) !== seats.lastIndexOf(a.seat);
-      return `${twice ? `${a.seat}/${a.model}` : a.seat} ${OUTCOME_WORDS[a.outcome](a)}`;
+      return `${twice ? `${a.seat}/${a.model}` : a.seat} ${outcomeWord(a)}`;
     })
     .join(' → ');
 }

@@ -1,5 +1,6 @@
 import type { Attempt, DecisionEvent } from '@routeplane/shared';
 import type { DecisionEntry } from '../../store/monitor-store.js';
+import { outcomeWord } from '../../../output/decision-line.js';
 import { formatClock } from '../format.js';
 import { fit, textWidth } from '../text.js';
 import type { Tone } from '../theme.js';
@@ -14,26 +15,6 @@ import { clipLine, line, lineWidth, seg, type Line, type Segment } from './line.
  * response the agent got (served_by) is written in full as `seat/model`.
  */
 const ROUTE_MAX = 16;
-
-export function outcomeWord(attempt: Attempt): string {
-  switch (attempt.outcome) {
-    case 'ok':
-      return 'ok';
-    case 'http_402':
-    case 'http_429':
-    case 'http_5xx':
-    case 'http_4xx':
-      return String(attempt.status ?? attempt.outcome.slice(5));
-    case 'timeout':
-      return 'timeout';
-    case 'network':
-      return 'network';
-    case 'aborted':
-      return 'aborted';
-    case 'stream_error':
-      return 'stream-error';
-  }
-}
 
 function outcomeTone(attempt: Attempt): Tone {
   switch (attempt.outcome) {
