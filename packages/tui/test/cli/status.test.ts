@@ -1,23 +1,13 @@
 import type { OpenBreaker, Snapshot } from '@routeplane/shared';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connectControl } from '../../src/client/control-client.js';
-import { startDaemonWithUpstreams, tripAll, type TrippedDaemon } from '../../../daemon/test/control/tripped-daemon.js';
-import { isolatedEnv, requireBuiltCli, runCli, tempHome } from './cli-harness.js';
+import { tripAll } from '../../../daemon/test/control/tripped-daemon.js';
+import { isolatedEnv, requireBuiltCli, runCli } from './cli-harness.js';
+import { trippedDaemonPerTest } from './tripped-daemon-per-test.js';
 
 beforeAll(requireBuiltCli);
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function setup(influenceEnabled = true): Promise<{ d: TrippedDaemon; home: string; socket: string }> {
-  const d = await startDaemonWithUpstreams(influenceEnabled);
-  cleanups.push(() => d.close());
-  const home = tempHome();
-  cleanups.push(home.remove);
-  return { d, home: home.dir, socket: d.t.daemon.socketPath };
-}
+const setup = trippedDaemonPerTest();
 
 /** The open breakers a snapshot implies, in the status shape. */
 function openFromSnapshot(snapshot: Snapshot): OpenBreaker[] {
