@@ -11,7 +11,9 @@ const dir = process.env.BENCH_DIR ?? '';
 
 // BENCH_DAEMON_DIST: another build of the daemon to measure (a candidate change); default the built package.
 const daemonDist = process.env.BENCH_DAEMON_DIST || join(root, 'packages/daemon/dist');
-const { startDaemon } = await import(pathToFileURL(join(daemonDist, 'index.js')).href);
+const { startDaemon, tuneHeapForProxying } = await import(pathToFileURL(join(daemonDist, 'index.js')).href);
+// as `routeplane serve` does (a daemon build from before it existed has none)
+tuneHeapForProxying?.();
 const { parseConfig, formatIssue } = await import(pathToFileURL(join(root, 'packages/shared/dist/index.js')).href);
 
 // Two targets per route, like a user with two seats: the first serves, the

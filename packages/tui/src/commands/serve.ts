@@ -22,7 +22,8 @@ async function runServe(opts: { config?: string }): Promise<number> {
   }
   let daemon: RunningDaemon;
   try {
-    const { startDaemon } = await import('@routeplane/daemon');
+    const { startDaemon, tuneHeapForProxying } = await import('@routeplane/daemon');
+    tuneHeapForProxying(); // this process is the daemon's alone
     daemon = await startDaemon(loaded.config, { log: (line) => process.stderr.write(line + '\n') });
   } catch (err) {
     process.stderr.write(`routeplane: cannot start: ${(err as Error).message}\n`);
