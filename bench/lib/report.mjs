@@ -51,15 +51,20 @@ function renderFirstChunk(fc, opts) {
   return rows.join('\n');
 }
 
+/** Each round's req/s, in the order they ran (older results have none). */
+function roundsOf(side) {
+  return side.roundsRps ? side.roundsRps.map(int).join(', ') : '–';
+}
+
 function renderEventPath(ep) {
   if (!ep) return '_not measured in this run_';
   return [
-    `Daemon, OpenAI JSON 2 KB at c=${ep.c}, ${ep.rounds} rounds alternating 0 and 4 subscribers (${ep.seconds} s each).`,
+    `Daemon, OpenAI JSON 2 KB at c=${ep.c}, ${ep.rounds} rounds of ${ep.seconds} s (${ep.order ? `subscribers ${ep.order.join(', ')}` : 'alternating 0 and 4 subscribers'}); each figure is the median of its side's rounds.`,
     '',
-    '| subscribers | req/s | CPU µs/req | events/s per subscriber | events/s pushed (all) | overflowed |',
-    '|--:|--:|--:|--:|--:|---|',
-    `| 0 | ${int(ep.without.rps)} | ${int(ep.without.cpuUsPerReq)} | – | – | – |`,
-    `| 4 | ${int(ep.with4.rps)} | ${int(ep.with4.cpuUsPerReq)} | ${int(ep.with4.eventsPerSecPerSubscriber)} | ${int(ep.with4.eventsPerSecTotal)} | ${ep.with4.overflowed ? 'yes ⚠' : 'no'} |`,
+    '| subscribers | req/s | CPU µs/req | events/s per subscriber | events/s pushed (all) | overflowed | req/s of each round |',
+    '|--:|--:|--:|--:|--:|---|---|',
+    `| 0 | ${int(ep.without.rps)} | ${int(ep.without.cpuUsPerReq)} | – | – | – | ${roundsOf(ep.without)} |`,
+    `| 4 | ${int(ep.with4.rps)} | ${int(ep.with4.cpuUsPerReq)} | ${int(ep.with4.eventsPerSecPerSubscriber)} | ${int(ep.with4.eventsPerSecTotal)} | ${ep.with4.overflowed ? 'yes ⚠' : 'no'} | ${roundsOf(ep.with4)} |`,
   ].join('\n');
 }
 
