@@ -5,7 +5,7 @@
  * second over IPC, and closes gracefully on SIGTERM.
  */
 import { validateConfig } from '../packages/shared/dist/index.js';
-import { startDaemon } from '../packages/daemon/dist/index.js';
+import { startDaemon, startHeapTuning } from '../packages/daemon/dist/index.js';
 
 const result = validateConfig(JSON.parse(process.env.SOAK_CONFIG ?? '{}'), 'soak-config', process.env);
 if (!result.ok) {
@@ -14,6 +14,7 @@ if (!result.ok) {
 }
 
 const daemon = await startDaemon(result.config, { log: (line) => process.stderr.write(`${line}\n`) });
+startHeapTuning(() => daemon.context.received.bodyBytes); // as `routeplane serve` does
 const sample = () => {
   const m = process.memoryUsage();
   process.send?.({ type: 'memory', at: Date.now(), rss: m.rss, heapUsed: m.heapUsed });

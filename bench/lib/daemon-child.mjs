@@ -11,9 +11,7 @@ const dir = process.env.BENCH_DIR ?? '';
 
 // BENCH_DAEMON_DIST: another build of the daemon to measure (a candidate change); default the built package.
 const daemonDist = process.env.BENCH_DAEMON_DIST || join(root, 'packages/daemon/dist');
-const { startDaemon, tuneHeapForProxying } = await import(pathToFileURL(join(daemonDist, 'index.js')).href);
-// as `routeplane serve` does (a daemon build from before it existed has none)
-tuneHeapForProxying?.();
+const { startDaemon, startHeapTuning } = await import(pathToFileURL(join(daemonDist, 'index.js')).href);
 const { parseConfig, formatIssue } = await import(pathToFileURL(join(root, 'packages/shared/dist/index.js')).href);
 
 // Two targets per route, like a user with two seats: the first serves, the
@@ -43,6 +41,8 @@ if (!parsed.ok) {
 }
 try {
   const daemon = await startDaemon(parsed.config, { env });
+  // as `routeplane serve` does (a daemon build from before it existed has none)
+  if (startHeapTuning) startHeapTuning(() => daemon.context.received.bodyBytes);
   process.send({ type: 'ready', url: daemon.url, socketPath: daemon.socketPath });
   answerUsage(() => daemon.close(1000));
 } catch (err) {

@@ -20,6 +20,8 @@ export interface DaemonContext {
   readonly bus: EventBus;
   readonly influence: Influence;
   readonly counters: Counters;
+  /** bytes of agent request bodies read so far (what `startHeapTuning` watches) */
+  readonly received: { bodyBytes: number };
   readonly clock: Clock;
   readonly startedAt: number;
   /** filled in once the HTTP server listens */

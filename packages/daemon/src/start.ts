@@ -67,6 +67,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     bus,
     influence,
     counters: { requests: 0, failovers: 0, fail_open: 0 },
+    received: { bodyBytes: 0 },
     clock,
     startedAt: clock.now(),
     httpUrl: '',

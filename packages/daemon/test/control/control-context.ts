@@ -36,6 +36,7 @@ export function controlOnlyContext(influenceEnabled = true): DaemonContext {
     bus,
     influence,
     counters: { requests: 0, failovers: 0, fail_open: 0 },
+    received: { bodyBytes: 0 },
     clock: systemClock,
     startedAt: Date.now(),
     httpUrl: 'http://127.0.0.1:9',
