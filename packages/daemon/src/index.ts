@@ -3,5 +3,5 @@ export { defaultSocketPath, defaultDecisionLogPath } from '@routeplane/shared';
 export type { StartOptions, RunningDaemon } from './start.js';
 export type { DaemonContext } from './context.js';
 export type { Clock } from './breaker/types.js';
-export { startHeapTuning, HeapGrowthPolicy, DEFAULT_THRESHOLDS } from './heap-tuning.js';
+export { startHeapTuning } from './heap-tuning.js';
 export type { HeapTuning, HeapTuningOptions, HeapGrowthThresholds } from './heap-tuning.js';
