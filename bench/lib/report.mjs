@@ -100,7 +100,8 @@ Load average at start ${m.loadStart}, at end ${results.loadEnd}. ${m.pinning}
 ${results.buildWarning ? `Build: ⚠ ${results.buildWarning}\n` : ''}
 Method: a mock provider (node:http, its own process), a bare node:http piping proxy with a keep-alive agent
 (the limit), and the Routeplane daemon built from \`packages/daemon/dist\` (influence on, decision log on,
-${opts.subscribers} \`subscribe\` client attached over the control socket) each take the same load from
+${opts.subscribers} \`subscribe\` client attached over the control socket, V8's heap tuning started as \`routeplane serve\`
+starts it) each take the same load from
 \`wrk -t1\`, ${opts.seconds} s per cell after a warm-up (2 s each of JSON and SSE at c=16 and JSON at c=256 on every target); the cells of one row group run back to back.
 CPU µs per request is the proxy process's own CPU time (process.cpuUsage) over the requests wrk completed;
 peak RSS is the kernel's high-water mark (VmHWM, reset before each cell). "added" is the difference to the
