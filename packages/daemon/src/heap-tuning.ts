@@ -31,10 +31,11 @@ export interface HeapGrowthThresholds {
 }
 
 /**
- * 64 MiB/s is ~320 bodies of 200 KB a second, where the slow mode began
- * (it took ≳25 MB of buffers between two collections); fifty agents each
- * sending 200 KB every few seconds stay far below. The hold keeps the factor
- * through the pauses of a bursty load instead of flipping it every second.
+ * 64 MiB/s is ~320 bodies of 200 KB a second, a third of the slowest rate
+ * the slow mode was seen at (the bench's c=1 cell, ~1,000 a second); fifty
+ * agents each sending 200 KB every few seconds stay far below it. The hold
+ * keeps the factor through the pauses of a bursty load instead of flipping
+ * it every second.
  */
 export const DEFAULT_THRESHOLDS: HeapGrowthThresholds = {
   onAtBytesPerSec: 64 * 1024 * 1024,
