@@ -5,10 +5,10 @@ import { setFlagsFromString } from 'node:v8';
  * collection before it starts the next one — fixed at 200% (a factor of 3)
  * while agents send big bodies fast, V8's own choice the rest of the time.
  *
- * Why: V8 picks the factor from how fast objects are promoted — few, in a
- * proxy — and lands near its floor (1.1–1.5). But with big bodies a proxy's
- * garbage is request and socket buffers, memory outside the heap that V8
- * counts toward the same limit. At 200 KB bodies the buffers alone reached it
+ * Why: V8 picks the factor from how fast objects are promoted. With big
+ * bodies a proxy promotes few, so V8 lands near its floor (1.1–1.5), yet most
+ * of the proxy's garbage is then request and socket buffers, memory outside
+ * the heap that V8 counts toward the same limit. At 200 KB bodies the buffers alone reached it
  * every ~60 ms: a full mark-compact of the ~20 MB heap each time (bench, 200 KB
  * at c=16: 17–40 mark-compacts in 3 s and 650–1,390 µs of CPU per request,
  * against 1–2 and ~500 µs with the factor at 3; bench/NOTES.md). Fixed all the
