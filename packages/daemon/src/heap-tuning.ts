@@ -2,30 +2,43 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * How far V8 lets the old generation grow past what survived the last full
- * collection before it starts the next one — fixed at 200% (a factor of 3)
- * while agents send big bodies fast, V8's own choice the rest of the time.
+ * collection before it starts the next one: 100% (a factor of 2) at rest,
+ * 200% (a factor of 3) while agents send big bodies fast.
  *
- * Why: V8 picks the factor from how fast objects are promoted. With big
- * bodies a proxy promotes few, so V8 lands near its floor (1.1–1.5), yet most
- * of the proxy's garbage is then request and socket buffers, memory outside
- * the heap that V8 counts toward the same limit. At 200 KB bodies the buffers alone reached it
- * every ~60 ms: a full mark-compact of the ~20 MB heap each time (bench, 200 KB
- * at c=16: 17–40 mark-compacts in 3 s and 650–1,390 µs of CPU per request,
- * against 1–2 and ~500 µs with the factor at 3; bench/NOTES.md). Fixed all the
- * time, the factor costs memory where it buys nothing: the soak, small bodies,
- * ended 30 MB higher (125 → 159 MB against 128 → 129 MB). So it is fixed only
- * while the body rate says the buffers will drive the collections.
+ * Why not V8's own choice: V8 picks the factor from how fast objects are
+ * promoted and how cheap its collections are, and for a proxy it is wrong
+ * both ways.
+ * - With small bodies at a high rate, V8's factor runs high (its ceiling on
+ *   a machine with a few GB is 4) and garbage piles up: over the bench's 2 KB cells the old
+ *   generation went 19 → 96 MB without a full collection, and the c=256
+ *   streaming cell peaked at 187 MB of RSS. With the factor at 2 the same
+ *   sequence peaked at 146 MB, and an A/B/A of the 2 KB cells (bench
+ *   `--compare`, three rounds) showed no CPU cost per request (bench/NOTES.md).
+ *   The price: under a lighter mixed load, where V8 would pick less than 2,
+ *   the heap runs larger (`pnpm soak`: peak 141 MB against 125 MB). A cap
+ *   would be better than a fixed value, but V8 has no flag for one.
+ * - With big bodies a proxy promotes few objects, so V8 lands near its floor
+ *   (1.1–1.5), yet most of its garbage is then request and socket buffers,
+ *   memory outside the heap that V8 counts toward the same limit. At 200 KB
+ *   bodies the buffers alone reached it every ~60 ms: a full mark-compact of
+ *   the ~20 MB heap each time (bench, 200 KB at c=16: 17–40 mark-compacts in
+ *   3 s and 650–1,390 µs of CPU per request, against 1–2 and ~500 µs with the
+ *   factor at 3). Kept at 3 all the time, it costs memory where it buys
+ *   nothing (a soak with small bodies ended 30 MB higher), so it is 3 only
+ *   while the body rate says the buffers drive the collections.
  */
 
-/** The fixed factor's flag value (V8's own ceiling on a machine with a few GB is 4, i.e. 300). */
-export const FIXED_GROWING_PERCENT = 200;
-/** The flag's default: V8 computes the factor itself. */
+/** The factor while big bodies arrive fast. */
+export const BIG_BODY_GROWING_PERCENT = 200;
+/** The factor the rest of the time. */
+export const RESTING_GROWING_PERCENT = 100;
+/** The flag's default: V8 computes the factor itself (what `stop` gives back). */
 export const V8_GROWING_PERCENT = 0;
 
 export interface HeapGrowthThresholds {
-  /** body bytes per second at or above which the factor is fixed */
+  /** body bytes per second at or above which the big-body factor applies */
   readonly onAtBytesPerSec: number;
-  /** below this, for `holdMs` without a busier sample, V8 chooses again */
+  /** below this, for `holdMs` without a busier sample, the factor goes back to rest */
   readonly offBelowBytesPerSec: number;
   readonly holdMs: number;
 }
@@ -43,9 +56,9 @@ export const DEFAULT_THRESHOLDS: HeapGrowthThresholds = {
   holdMs: 30_000,
 };
 
-/** Pure: from body-rate samples to the flag value to set, only when it changes. */
+/** Pure: from body-rate samples to the flag value to set, only when it changes (it starts at rest). */
 export class HeapGrowthPolicy {
-  private fixed = false;
+  private bigBodies = false;
   private busyAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly thresholds: HeapGrowthThresholds = DEFAULT_THRESHOLDS) {}
@@ -54,14 +67,14 @@ export class HeapGrowthPolicy {
   sample(bytes: number, elapsedMs: number, now: number): number | null {
     const rate = elapsedMs > 0 ? (bytes * 1000) / elapsedMs : 0;
     const { onAtBytesPerSec, offBelowBytesPerSec, holdMs } = this.thresholds;
-    if (rate >= onAtBytesPerSec || (this.fixed && rate >= offBelowBytesPerSec)) this.busyAt = now;
-    if (!this.fixed && rate >= onAtBytesPerSec) {
-      this.fixed = true;
-      return FIXED_GROWING_PERCENT;
+    if (rate >= onAtBytesPerSec || (this.bigBodies && rate >= offBelowBytesPerSec)) this.busyAt = now;
+    if (!this.bigBodies && rate >= onAtBytesPerSec) {
+      this.bigBodies = true;
+      return BIG_BODY_GROWING_PERCENT;
     }
-    if (this.fixed && now - this.busyAt >= holdMs) {
-      this.fixed = false;
-      return V8_GROWING_PERCENT;
+    if (this.bigBodies && now - this.busyAt >= holdMs) {
+      this.bigBodies = false;
+      return RESTING_GROWING_PERCENT;
     }
     return null;
   }
@@ -80,8 +93,8 @@ export interface HeapTuning {
 }
 
 /**
- * Samples `receivedBodyBytes` (a running total) every `intervalMs` and sets
- * V8's flag when the policy says so. For the process that runs the daemon
+ * Sets V8's flag to the resting factor, then samples `receivedBodyBytes` (a
+ * running total) every `intervalMs` and sets the flag when the policy says so. For the process that runs the daemon
  * (`routeplane serve`): the flag applies to the whole process, so
  * `startDaemon` does not start this on its own. The timer never keeps the
  * process alive.
@@ -92,7 +105,8 @@ export function startHeapTuning(receivedBodyBytes: () => number, opts: HeapTunin
   const policy = new HeapGrowthPolicy(opts.thresholds);
   let lastBytes = receivedBodyBytes();
   let lastAt = now();
-  let current = V8_GROWING_PERCENT;
+  let current = RESTING_GROWING_PERCENT;
+  setFlags(`--heap-growing-percent=${current}`);
   const timer = setInterval(() => {
     const bytes = receivedBodyBytes();
     const at = now();
