@@ -210,14 +210,17 @@ function track(child) {
 /**
  * Builds the daemon (and the monitor) from source. Other work in the tree can leave type errors
  * behind; tsc still emits, so a failed build is a warning carried into RESULTS.md, not a stop —
- * the sanity check then proves the built daemon routes before anything is measured.
+ * the sanity check then proves the built daemon routes before anything is measured. `--force`
+ * (≈10 s): `tsc -b` trusts its build info and leaves an output alone while its source is
+ * unchanged, so a file in dist/ edited by hand during an experiment would otherwise be measured
+ * instead of the source.
  */
 function build() {
-  log('building (tsc -b packages/shared packages/daemon packages/tui)…');
+  log('building (tsc -b --force packages/shared packages/daemon packages/tui)…');
   const warnings = [];
   for (const projects of [['packages/shared', 'packages/daemon'], ['packages/tui']]) {
     try {
-      execFileSync('pnpm', ['exec', 'tsc', '-b', ...projects], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+      execFileSync('pnpm', ['exec', 'tsc', '-b', '--force', ...projects], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
     } catch (err) {
       const errors = `${err.stdout ?? ''}${err.stderr ?? ''}`.trim().split('\n').filter((l) => l.includes('error TS'));
       warnings.push(`tsc -b ${projects.join(' ')}: ${errors.length} type error(s), first: ${errors[0] ?? 'none printed'}`);
