@@ -77,7 +77,21 @@ const settings = {
   // two ABBA blocks: 4 s cells on a shared machine swing by ±20% on their own, so each side is
   // the median of four rounds taken in balanced order
   eventPath: { c: 64, rounds: [0, 4, 4, 0, 4, 0, 0, 4] },
+  // the cells goals 1–3 read, run twice more after the matrix: one 4 s cell on a shared machine
+  // swings by ±20%, so those goals take the median of three rounds (bench/NOTES.md, "Run to run")
+  goalRounds: opts.quick ? 0 : 2,
 };
+
+/** What goals 1–3 compare (goals.mjs): the cells, and the targets each needs. */
+const GOAL_CELLS = [
+  { kb: 2, stream: false, c: 16, through: ['bare', 'daemon'] },
+  { kb: 2, stream: false, c: 64, through: ['bare', 'daemon'] },
+  { kb: 2, stream: true, c: 16, through: ['direct', 'bare', 'daemon'] },
+  { kb: 2, stream: true, c: 256, through: ['bare', 'daemon'] },
+  { kb: 200, stream: false, c: 16, through: ['bare', 'daemon'] },
+  { kb: 200, stream: true, c: 16, through: ['bare', 'daemon'] },
+  { kb: 200, stream: true, c: 256, through: ['bare', 'daemon'] },
+];
 
 // ── lifecycle: bounded, and nothing left behind ──────────────────────────
 const WATCHDOG_MS = 15 * 60_000;
@@ -154,8 +168,20 @@ async function main() {
   for (const [i, g] of groups.entries()) {
     for (const through of ['direct', 'bare', 'daemon']) {
       const r = await cell(through, g.family, g.stream, g.kb, g.c);
-      cells.push({ ...g, through, ...r });
+      cells.push({ ...g, through, round: 0, ...r });
       log(`[${i + 1}/${groups.length}] ${g.family} ${g.kb} KB ${g.stream ? 'SSE ' : 'JSON'} c=${String(g.c).padStart(3)} ${through.padEnd(6)} ${Math.round(r.rps).toString().padStart(6)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms${r.cpuUsPerReq ? `  ${Math.round(r.cpuUsPerReq)} µs/req` : ''}${r.errors ? `  ⚠ ${r.errors} errors` : ''}`);
+    }
+  }
+
+  for (let round = 1; round <= settings.goalRounds; round++) {
+    log(`goal cells, round ${round + 1} of ${settings.goalRounds + 1}…`);
+    for (const g of GOAL_CELLS) {
+      // the order flips each round, so neither target always runs first
+      const order = round % 2 === 1 ? [...g.through].reverse() : g.through;
+      for (const through of order) {
+        const r = await cell(through, 'openai', g.stream, g.kb, g.c);
+        cells.push({ family: 'openai', kb: g.kb, stream: g.stream, c: g.c, through, round, ...r });
+      }
     }
   }
 

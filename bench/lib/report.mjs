@@ -32,6 +32,30 @@ export function renderMatrix(cells) {
   return rows.join('\n');
 }
 
+/** The goal cells round by round (round 1 is the matrix's own cell), daemon beside bare. */
+export function renderGoalRounds(cells) {
+  const extra = cells.filter((c) => c.round > 0);
+  if (extra.length === 0) return null;
+  const rows = [
+    '| body | mode | c | through | req/s by round | CPU µs/req by round | p50 ms by round | p99 ms by round |',
+    '|--:|---|--:|---|---|---|---|---|',
+  ];
+  const seen = new Set();
+  for (const cell of extra) {
+    const key = `${cell.kb}/${cell.stream}/${cell.c}/${cell.through}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const rounds = cells
+      .filter((x) => x.family === cell.family && x.kb === cell.kb && x.stream === cell.stream && x.c === cell.c && x.through === cell.through)
+      .sort((a, b) => (a.round ?? 0) - (b.round ?? 0));
+    const list = (key, fmt) => rounds.map((x) => fmt(x[key])).join(', ');
+    rows.push(
+      `| ${cell.kb} KB | ${cell.stream ? 'SSE' : 'JSON'} | ${cell.c} | ${THROUGH[cell.through] ?? cell.through} | ${list('rps', int)} | ${list('cpuUsPerReq', int)} | ${list('p50Ms', f2)} | ${list('p99Ms', f1)} |`,
+    );
+  }
+  return rows.join('\n');
+}
+
 export function renderGoals(goals) {
   return goals.map((g) => `- ${mark(g.ok)} **${g.id}.** ${g.text} — ${g.detail}`).join('\n');
 }
@@ -111,11 +135,16 @@ the heap earlier cells grew (V8 does not give it back). On a busy machine req/s 
 neighbours (compare the load averages above); CPU per request is the figure to trust.
 
 ## Goals
-${renderGoals(goals)}
+${opts.goalRounds > 0 ? `Goals 1–3 read each cell's median over ${opts.goalRounds + 1} rounds: the matrix's own cell and ${opts.goalRounds} more after the matrix, targets in alternating order ("Goal cells by round" below; a ratio is of the medians). Goal 4 reads the matrix cell: the daemon's RSS carries what the cells before it grew, and the matrix runs the 2 KB cells first.
+
+` : ''}${renderGoals(goals)}
 
 ## Proxy matrix
-${renderMatrix(results.cells)}
-
+${renderMatrix(results.cells.filter((c) => !c.round))}
+${renderGoalRounds(results.cells) ? `
+## Goal cells by round
+${renderGoalRounds(results.cells)}
+` : ''}
 ## Time to first chunk (c=1)
 ${renderFirstChunk(results.firstChunk, opts)}
 
