@@ -116,6 +116,7 @@ function renderMonitor(monitor) {
 
 export function renderResults(results, goals, opts, notes) {
   const m = results.machine;
+  const goalRounds = renderGoalRounds(results.cells);
   return `# Routeplane benchmark results
 
 Produced by \`${results.command}\` on ${results.startedAt} (${f1(results.elapsedSec)} s).
@@ -141,9 +142,9 @@ ${opts.goalRounds > 0 ? `Goals 1–3 read each cell's median over ${opts.goalRou
 
 ## Proxy matrix
 ${renderMatrix(results.cells.filter((c) => !c.round))}
-${renderGoalRounds(results.cells) ? `
+${goalRounds ? `
 ## Goal cells by round
-${renderGoalRounds(results.cells)}
+${goalRounds}
 ` : ''}
 ## Time to first chunk (c=1)
 ${renderFirstChunk(results.firstChunk, opts)}

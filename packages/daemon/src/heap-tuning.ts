@@ -9,11 +9,12 @@ import { setFlagsFromString } from 'node:v8';
  * promoted and how cheap its collections are, and for a proxy it is wrong
  * both ways.
  * - With small bodies at a high rate, V8's factor runs high (its ceiling on
- *   a machine with a few GB is 4) and garbage piles up: over the bench's 2 KB cells the old
- *   generation went 19 → 96 MB without a full collection, and the c=256
- *   streaming cell peaked at 187 MB of RSS. With the factor at 2 the same
- *   sequence peaked at 146 MB, and an A/B/A of the 2 KB cells (bench
- *   `--compare`, three rounds) showed no CPU cost per request (bench/NOTES.md).
+ *   a machine with a few GB is 4) and garbage piles up: over the bench's 2 KB
+ *   cells the old generation went 19 → 96 MB without a full collection, and
+ *   the c=256 streaming cell peaked at 187 MB of RSS. With the factor at 2 the
+ *   same sequence peaked at 146 MB. CPU: an A/B/A of the 2 KB cells (bench
+ *   `--compare`) could not tell it from the machine's noise, and six 2 KB SSE
+ *   cells back to back put it at up to ≈5% (bench/NOTES.md).
  *   The price: under a lighter mixed load, where V8 would pick less than 2,
  *   the heap runs larger (`pnpm soak`: peak 141 MB against 125 MB). A cap
  *   would be better than a fixed value, but V8 has no flag for one.
@@ -94,8 +95,9 @@ export interface HeapTuning {
 
 /**
  * Sets V8's flag to the resting factor, then samples `receivedBodyBytes` (a
- * running total) every `intervalMs` and sets the flag when the policy says so. For the process that runs the daemon
- * (`routeplane serve`): the flag applies to the whole process, so
+ * running total) every `intervalMs` and sets the flag when the policy says
+ * so. For the process that runs the daemon (`routeplane serve`): the flag
+ * applies to the whole process, so
  * `startDaemon` does not start this on its own. The timer never keeps the
  * process alive.
  */
