@@ -32,22 +32,23 @@ export function renderMatrix(cells) {
   return rows.join('\n');
 }
 
-/** The goal cells round by round (round 1 is the matrix's own cell), daemon beside bare. */
+/** The goal cells round by round (round 1 is the matrix's own cell): every cell that ran more than once. */
 export function renderGoalRounds(cells) {
-  const extra = cells.filter((c) => c.round > 0);
-  if (extra.length === 0) return null;
+  const byCell = new Map();
+  for (const cell of cells) {
+    const key = `${cell.family}/${cell.kb}/${cell.stream}/${cell.c}/${cell.through}`;
+    if (!byCell.has(key)) byCell.set(key, []);
+    byCell.get(key).push(cell);
+  }
+  const repeated = [...byCell.values()].filter((rounds) => rounds.length > 1);
+  if (repeated.length === 0) return null;
   const rows = [
     '| body | mode | c | through | req/s by round | CPU µs/req by round | p50 ms by round | p99 ms by round |',
     '|--:|---|--:|---|---|---|---|---|',
   ];
-  const seen = new Set();
-  for (const cell of extra) {
-    const key = `${cell.kb}/${cell.stream}/${cell.c}/${cell.through}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const rounds = cells
-      .filter((x) => x.family === cell.family && x.kb === cell.kb && x.stream === cell.stream && x.c === cell.c && x.through === cell.through)
-      .sort((a, b) => (a.round ?? 0) - (b.round ?? 0));
+  for (const rounds of repeated) {
+    rounds.sort((a, b) => (a.round ?? 0) - (b.round ?? 0));
+    const [cell] = rounds;
     const list = (key, fmt) => rounds.map((x) => fmt(x[key])).join(', ');
     rows.push(
       `| ${cell.kb} KB | ${cell.stream ? 'SSE' : 'JSON'} | ${cell.c} | ${THROUGH[cell.through] ?? cell.through} | ${list('rps', int)} | ${list('cpuUsPerReq', int)} | ${list('p50Ms', f2)} | ${list('p99Ms', f1)} |`,
