@@ -52,7 +52,13 @@ function parseArgs(argv) {
     else if (a === '--keep') opts.keep = true;
     else if (a === '--out') opts.out = resolve(argv[++i] ?? '');
     else if (a === '--help' || a === '-h') {
-      process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(5, 15).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+      process.stdout.write(
+        readFileSync(fileURLToPath(import.meta.url), 'utf8')
+          .split('\n')
+          .slice(5, 15)
+          .map((l) => l.replace(/^\/\/ ?/, ''))
+          .join('\n') + '\n',
+      );
       process.exit(0);
     } else throw new Error(`bench: unknown option ${a} (try --help)`);
   }
@@ -132,7 +138,11 @@ async function main() {
   buildWarning = opts.build ? build() : 'not rebuilt (--no-build)';
   const bodyFile = writeBodies(dir, matrix.sizesKb);
   const scriptFor = (family, stream, kb) =>
-    writeScript(dir, `${family}-${stream ? 'sse' : 'json'}-${kb}k`, { path: FAMILIES[family].path, bodyFile: bodyFile(family, stream, kb), headers: FAMILIES[family].headers });
+    writeScript(dir, `${family}-${stream ? 'sse' : 'json'}-${kb}k`, {
+      path: FAMILIES[family].path,
+      bodyFile: bodyFile(family, stream, kb),
+      headers: FAMILIES[family].headers,
+    });
 
   log('starting the mock provider, the bare proxy and the daemon…');
   const mock = track(await startChild('mock provider', join(here, 'lib/mock-provider.mjs'), { core: CORE.load }));
@@ -142,15 +152,24 @@ async function main() {
   if (opts.monitorOnly) return monitorOnly(upstream, scriptFor);
   if (opts.eventsOnly) return eventsOnly(upstream, scriptFor);
 
-  const bare = track(await startChild('bare proxy', join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream } }));
+  const bare = track(
+    await startChild('bare proxy', join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream } }),
+  );
   const daemon = track(await startDaemonChild(upstream));
-  const targets = { direct: { url: upstream, child: null }, bare: { url: bare.ready.url, child: bare }, daemon: { url: daemon.ready.url, child: daemon } };
+  const targets = {
+    direct: { url: upstream, child: null },
+    bare: { url: bare.ready.url, child: bare },
+    daemon: { url: daemon.ready.url, child: daemon },
+  };
   await sanityCheck(targets);
 
-  const subs = track(await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }));
+  const subs = track(
+    await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }),
+  );
   await subs.ask('attach', { count: settings.subscribers });
 
-  const cell = (through, family, stream, kb, c, seconds = matrix.seconds) => runCell(targets[through], scriptFor(family, stream, kb), c, seconds);
+  const cell = (through, family, stream, kb, c, seconds = matrix.seconds) =>
+    runCell(targets[through], scriptFor(family, stream, kb), c, seconds);
 
   log('warming up…');
   for (const through of ['direct', 'bare', 'daemon']) {
@@ -163,13 +182,16 @@ async function main() {
 
   const cells = [];
   const groups = [];
-  for (const kb of matrix.sizesKb) for (const stream of [false, true]) for (const c of matrix.concurrency) groups.push({ family: 'openai', kb, stream, c });
+  for (const kb of matrix.sizesKb)
+    for (const stream of [false, true]) for (const c of matrix.concurrency) groups.push({ family: 'openai', kb, stream, c });
   groups.push({ family: 'anthropic', kb: 2, stream: false, c: 16 }, { family: 'anthropic', kb: 2, stream: true, c: 16 });
   for (const [i, g] of groups.entries()) {
     for (const through of ['direct', 'bare', 'daemon']) {
       const r = await cell(through, g.family, g.stream, g.kb, g.c);
       cells.push({ ...g, through, round: 0, ...r });
-      log(`[${i + 1}/${groups.length}] ${g.family} ${g.kb} KB ${g.stream ? 'SSE ' : 'JSON'} c=${String(g.c).padStart(3)} ${through.padEnd(6)} ${Math.round(r.rps).toString().padStart(6)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms${r.cpuUsPerReq ? `  ${Math.round(r.cpuUsPerReq)} µs/req` : ''}${r.errors ? `  ⚠ ${r.errors} errors` : ''}`);
+      log(
+        `[${i + 1}/${groups.length}] ${g.family} ${g.kb} KB ${g.stream ? 'SSE ' : 'JSON'} c=${String(g.c).padStart(3)} ${through.padEnd(6)} ${Math.round(r.rps).toString().padStart(6)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms${r.cpuUsPerReq ? `  ${Math.round(r.cpuUsPerReq)} µs/req` : ''}${r.errors ? `  ⚠ ${r.errors} errors` : ''}`,
+      );
     }
   }
 
@@ -189,7 +211,14 @@ async function main() {
   const fc = settings.firstChunk;
   const firstChunk = await measureFirstChunk(
     ['direct', 'bare', 'daemon'].map((name) => ({ name, url: targets[name].url })),
-    { path: FAMILIES.openai.path, body: readFileSync(bodyFile('openai', true, 2)), headers: FAMILIES.openai.headers, iterations: fc.iterations, chunks: fc.chunks, gapMs: fc.gapMs },
+    {
+      path: FAMILIES.openai.path,
+      body: readFileSync(bodyFile('openai', true, 2)),
+      headers: FAMILIES.openai.headers,
+      iterations: fc.iterations,
+      chunks: fc.chunks,
+      gapMs: fc.gapMs,
+    },
   );
 
   log('event path: 0 vs 4 subscribers…');
@@ -246,9 +275,16 @@ function build() {
   const warnings = [];
   for (const projects of [['packages/shared', 'packages/daemon'], ['packages/tui']]) {
     try {
-      execFileSync('pnpm', ['exec', 'tsc', '-b', '--force', ...projects], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+      execFileSync('pnpm', ['exec', 'tsc', '-b', '--force', ...projects], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        encoding: 'utf8',
+      });
     } catch (err) {
-      const errors = `${err.stdout ?? ''}${err.stderr ?? ''}`.trim().split('\n').filter((l) => l.includes('error TS'));
+      const errors = `${err.stdout ?? ''}${err.stderr ?? ''}`
+        .trim()
+        .split('\n')
+        .filter((l) => l.includes('error TS'));
       warnings.push(`tsc -b ${projects.join(' ')}: ${errors.length} type error(s), first: ${errors[0] ?? 'none printed'}`);
       log(`warning: ${warnings.at(-1)}`);
     }
@@ -257,7 +293,8 @@ function build() {
 }
 
 function startDaemonChild(upstream, execArgv = [], dist = null) {
-  if (!existsSync(join(dist ?? join(root, 'packages/daemon/dist'), 'index.js'))) throw new Error(`${dist ?? 'packages/daemon/dist'}/index.js is missing: run pnpm build`);
+  if (!existsSync(join(dist ?? join(root, 'packages/daemon/dist'), 'index.js')))
+    throw new Error(`${dist ?? 'packages/daemon/dist'}/index.js is missing: run pnpm build`);
   // each daemon its own directory: socket and decision log
   const daemonDir = dist === null ? dir : mkdtempSync(join(dir, 'daemon-'));
   const env = { BENCH_UPSTREAM: upstream, BENCH_DIR: daemonDir, ...(dist === null ? {} : { BENCH_DAEMON_DIST: dist }) };
@@ -275,7 +312,7 @@ async function runCell(target, script, c, seconds) {
   return {
     ...r,
     cpuUsPerReq: proxy && r.requests > 0 ? (cpuAfter - cpuBefore) / r.requests : null,
-    cpuPercent: proxy ? (cpuAfter - cpuBefore) / (seconds * 1e6) * 100 : null,
+    cpuPercent: proxy ? ((cpuAfter - cpuBefore) / (seconds * 1e6)) * 100 : null,
     peakRssMB: peak === null ? null : peak / 2 ** 20,
   };
 }
@@ -288,7 +325,11 @@ async function sanityCheck(targets) {
   ];
   for (const e of expectations) {
     const f = FAMILIES[e.family];
-    const res = await fetch(targets.daemon.url + f.path, { method: 'POST', headers: { ...f.headers, 'x-mock-echo': '1' }, body: JSON.stringify({ model: f.route, stream: false, messages: [] }) });
+    const res = await fetch(targets.daemon.url + f.path, {
+      method: 'POST',
+      headers: { ...f.headers, 'x-mock-echo': '1' },
+      body: JSON.stringify({ model: f.route, stream: false, messages: [] }),
+    });
     const text = await res.text();
     if (res.status !== 200) throw new Error(`sanity: daemon answered ${res.status} for ${e.family}: ${text.slice(0, 300)}`);
     const echo = JSON.parse(text).echo;
@@ -299,10 +340,15 @@ async function sanityCheck(targets) {
   }
   for (const name of ['bare', 'daemon']) {
     const f = FAMILIES.openai;
-    const res = await fetch(targets[name].url + f.path, { method: 'POST', headers: f.headers, body: JSON.stringify({ model: f.route, stream: true, messages: [] }) });
+    const res = await fetch(targets[name].url + f.path, {
+      method: 'POST',
+      headers: f.headers,
+      body: JSON.stringify({ model: f.route, stream: true, messages: [] }),
+    });
     const text = await res.text();
     const chunks = text.split('\n\n').filter((s) => s.startsWith('data: {')).length;
-    if (res.status !== 200 || chunks !== 20 || !text.includes('data: [DONE]')) throw new Error(`sanity: ${name} streamed ${res.status} with ${chunks}/20 chunks`);
+    if (res.status !== 200 || chunks !== 20 || !text.includes('data: [DONE]'))
+      throw new Error(`sanity: ${name} streamed ${res.status} with ${chunks}/20 chunks`);
   }
 }
 
@@ -319,7 +365,9 @@ async function measureEventPath(subs, runDaemonCell) {
     const received = after.events.map((e, i) => e - (before.events[i] ?? 0));
     overflowed ||= after.overflowed || after.open < n;
     acc[n].push({ ...r, eventsPerSecPerSubscriber: n ? received.reduce((a, b) => a + b, 0) / n / seconds : null });
-    log(`  ${n} subscribers: ${Math.round(r.rps)} req/s, ${Math.round(r.cpuUsPerReq)} µs/req${n ? `, ${Math.round(acc[n].at(-1).eventsPerSecPerSubscriber)} events/s each` : ''}`);
+    log(
+      `  ${n} subscribers: ${Math.round(r.rps)} req/s, ${Math.round(r.cpuUsPerReq)} µs/req${n ? `, ${Math.round(acc[n].at(-1).eventsPerSecPerSubscriber)} events/s each` : ''}`,
+    );
   }
   await subs.ask('attach', { count: settings.subscribers });
   const median = (xs, k) => {
@@ -347,10 +395,19 @@ async function measureEventPath(subs, runDaemonCell) {
 async function profile(upstream, scriptFor) {
   const seconds = Math.max(matrix.seconds, 8);
   const out = [];
-  for (const [stream, kb, c] of [[false, 2, 64], [true, 2, 64], [false, 200, 16]]) {
+  for (const [stream, kb, c] of [
+    [false, 2, 64],
+    [true, 2, 64],
+    [false, 200, 16],
+  ]) {
     const profileDir = join(tmpdir(), `routeplane-profile-${Date.now()}-${kb}k-${stream ? 'sse' : 'json'}`);
     const daemon = track(await startDaemonChild(upstream, ['--cpu-prof', '--cpu-prof-dir', profileDir]));
-    const subs = track(await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }));
+    const subs = track(
+      await startChild('subscribers', join(here, 'lib/subscribers.mjs'), {
+        core: CORE.load,
+        env: { BENCH_SOCKET: daemon.ready.socketPath },
+      }),
+    );
     await subs.ask('attach', { count: settings.subscribers });
     const script = scriptFor('openai', stream, kb);
     await runCell({ url: daemon.ready.url, child: daemon }, script, c, 2); // warm-up, in the profile too
@@ -371,7 +428,12 @@ async function compareClients(upstream, scriptFor) {
   if (wanted('direct')) targets.direct = { url: upstream, child: null };
   for (const kind of ['http', 'undici-request', 'undici-dispatch']) {
     if (!wanted(kind === 'http' ? 'bare' : kind)) continue;
-    const child = track(await startChild(`bare proxy (${kind})`, join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream, BENCH_CLIENT: kind } }));
+    const child = track(
+      await startChild(`bare proxy (${kind})`, join(here, 'lib/bare-proxy.mjs'), {
+        core: CORE.proxy,
+        env: { BENCH_UPSTREAM: upstream, BENCH_CLIENT: kind },
+      }),
+    );
     targets[kind === 'http' ? 'bare' : kind] = { url: child.ready.url, child };
   }
   const daemon = track(await startDaemonChild(upstream));
@@ -380,18 +442,32 @@ async function compareClients(upstream, scriptFor) {
     const other = track(await startDaemonChild(upstream, [], dist));
     targets[`daemon ${String.fromCharCode(66 + i)}`] = { url: other.ready.url, child: other };
     log(`daemon ${String.fromCharCode(66 + i)}: ${dist}`);
-    const otherSubs = track(await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: other.ready.socketPath } }));
+    const otherSubs = track(
+      await startChild('subscribers', join(here, 'lib/subscribers.mjs'), {
+        core: CORE.load,
+        env: { BENCH_SOCKET: other.ready.socketPath },
+      }),
+    );
     await otherSubs.ask('attach', { count: settings.subscribers });
   }
-  const subs = track(await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }));
+  const subs = track(
+    await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }),
+  );
   await subs.ask('attach', { count: settings.subscribers });
   const cells = [];
-  for (const [stream, kb, c] of [[false, 2, 16], [false, 2, 64], [true, 2, 16], [false, 200, 16]]) {
+  for (const [stream, kb, c] of [
+    [false, 2, 16],
+    [false, 2, 64],
+    [true, 2, 16],
+    [false, 200, 16],
+  ]) {
     for (const [through, target] of Object.entries(targets)) {
       await runCell(target, scriptFor('openai', stream, kb), c, 1);
       const r = await runCell(target, scriptFor('openai', stream, kb), c, matrix.seconds);
       cells.push({ family: 'openai', stream, kb, c, through, ...r });
-      log(`${kb} KB ${stream ? 'SSE ' : 'JSON'} c=${c} ${through.padEnd(16)} ${Math.round(r.rps)} req/s ${r.cpuUsPerReq ? Math.round(r.cpuUsPerReq) + ' µs/req' : ''}`);
+      log(
+        `${kb} KB ${stream ? 'SSE ' : 'JSON'} c=${c} ${through.padEnd(16)} ${Math.round(r.rps)} req/s ${r.cpuUsPerReq ? Math.round(r.cpuUsPerReq) + ' µs/req' : ''}`,
+      );
     }
   }
   process.stdout.write(renderMatrix(cells) + '\n');
@@ -401,9 +477,13 @@ async function compareClients(upstream, scriptFor) {
 async function eventsOnly(upstream, scriptFor) {
   const daemon = track(await startDaemonChild(upstream));
   const target = { url: daemon.ready.url, child: daemon };
-  const subs = track(await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }));
+  const subs = track(
+    await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }),
+  );
   await runCell(target, scriptFor('openai', false, 2), settings.eventPath.c, 2); // warm-up
-  const eventPath = await measureEventPath(subs, (seconds) => runCell(target, scriptFor('openai', false, 2), settings.eventPath.c, seconds));
+  const eventPath = await measureEventPath(subs, (seconds) =>
+    runCell(target, scriptFor('openai', false, 2), settings.eventPath.c, seconds),
+  );
   process.stdout.write(`${JSON.stringify(eventPath, null, 2)}\n`);
 }
 

@@ -26,9 +26,22 @@ process.on('message', (message) => {
   if (message?.type !== 'measure') return;
   globalThis.gc?.();
   const m = process.memoryUsage();
-  process.send?.({ type: 'measured', label: message.label, at: Date.now(), rss: m.rss, heapUsed: m.heapUsed, gc: typeof globalThis.gc === 'function' });
+  process.send?.({
+    type: 'measured',
+    label: message.label,
+    at: Date.now(),
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    gc: typeof globalThis.gc === 'function',
+  });
 });
-process.send?.({ type: 'ready', url: daemon.url, socketPath: daemon.socketPath, decisionLogPath: daemon.decisionLogPath, pid: process.pid });
+process.send?.({
+  type: 'ready',
+  url: daemon.url,
+  socketPath: daemon.socketPath,
+  decisionLogPath: daemon.decisionLogPath,
+  pid: process.pid,
+});
 
 let stopping = false;
 const stop = async () => {

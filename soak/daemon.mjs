@@ -25,7 +25,9 @@ export async function startDaemonChild(config, env) {
       else if (message.type === 'measured') measureWaiters.get(message.label)?.(message);
       else if (message.type === 'ready') resolve(message);
     });
-    void exited.then(({ code, signal }) => reject(new Error(`the daemon exited before it was ready (code ${code}, signal ${signal}): ${output.trim()}`)));
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`the daemon exited before it was ready (code ${code}, signal ${signal}): ${output.trim()}`)),
+    );
   });
   return {
     ...ready,

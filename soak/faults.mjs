@@ -17,11 +17,18 @@ function sseChunks(provider, model, pieces) {
   if (provider === 'openai') {
     const chunk = (delta, finish) =>
       `data: ${JSON.stringify({ id: 'chatcmpl-soak', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    return [chunk({ role: 'assistant', content: '' }, null), ...pieces.map((p) => chunk({ content: p }, null)), chunk({}, 'stop'), 'data: [DONE]\n\n'];
+    return [
+      chunk({ role: 'assistant', content: '' }, null),
+      ...pieces.map((p) => chunk({ content: p }, null)),
+      chunk({}, 'stop'),
+      'data: [DONE]\n\n',
+    ];
   }
   const event = (name, data) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
   return [
-    event('message_start', { message: { id: 'msg_soak', type: 'message', role: 'assistant', model, content: [], usage: { input_tokens: 1, output_tokens: 0 } } }),
+    event('message_start', {
+      message: { id: 'msg_soak', type: 'message', role: 'assistant', model, content: [], usage: { input_tokens: 1, output_tokens: 0 } },
+    }),
     event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
     ...pieces.map((p) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: p } })),
     event('content_block_stop', { index: 0 }),
@@ -32,8 +39,22 @@ function sseChunks(provider, model, pieces) {
 
 function wholeBody(provider, model, text) {
   return provider === 'openai'
-    ? { id: 'chatcmpl-soak', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] }
-    : { id: 'msg_soak', type: 'message', role: 'assistant', model, content: [{ type: 'text', text }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 2 } };
+    ? {
+        id: 'chatcmpl-soak',
+        object: 'chat.completion',
+        created: 1,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      }
+    : {
+        id: 'msg_soak',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [{ type: 'text', text }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 1, output_tokens: 2 },
+      };
 }
 
 function json(res, status, body, headers = {}) {
@@ -63,7 +84,7 @@ function raw(res, head, body, end) {
 }
 
 /** The well-behaved answer: a streamed or whole completion after a short, random delay. */
-export function answerWell(req, res, ctx) {
+export function answerWell(_req, res, ctx) {
   const pieces = ['soak ', 'says ', 'hello'];
   later(res, ctx.random.int(2, 40), () => {
     if (ctx.stream) streamChunks(res, sseChunks(ctx.provider, ctx.model, pieces), ctx.random.int(5, 40));
@@ -88,51 +109,74 @@ const RETRY_AFTER_VALUES = [
 
 /** name → [weight, behaviour]; weights are per attempt, in thousandths. Healthy answers make up the rest. */
 export const FAULTS = {
-  http_402: [6, (req, res) => json(res, 402, { error: { message: 'credit balance is too low', type: 'billing' } })],
+  http_402: [6, (_req, res) => json(res, 402, { error: { message: 'credit balance is too low', type: 'billing' } })],
   http_429_hostile_retry_after: [
     6,
-    (req, res, ctx) => json(res, 429, { error: { message: 'rate limited', type: 'rate_limit' } }, { 'retry-after': ctx.random.weighted(RETRY_AFTER_VALUES) }),
+    (_req, res, ctx) =>
+      json(
+        res,
+        429,
+        { error: { message: 'rate limited', type: 'rate_limit' } },
+        { 'retry-after': ctx.random.weighted(RETRY_AFTER_VALUES) },
+      ),
   ],
-  http_500: [30, (req, res) => json(res, 500, { error: { message: 'overloaded', type: 'server_error' } })],
-  http_400_passed_back: [8, (req, res) => json(res, 400, { error: { message: 'max_tokens: too large', type: 'invalid_request_error' } })],
-  http_401: [4, (req, res) => json(res, 401, { error: { message: 'invalid x-api-key', type: 'authentication_error' } })],
+  http_500: [30, (_req, res) => json(res, 500, { error: { message: 'overloaded', type: 'server_error' } })],
+  http_400_passed_back: [8, (_req, res) => json(res, 400, { error: { message: 'max_tokens: too large', type: 'invalid_request_error' } })],
+  http_401: [4, (_req, res) => json(res, 401, { error: { message: 'invalid x-api-key', type: 'authentication_error' } })],
   never_sends_headers: [8, () => {}],
-  headers_then_silence: [5, (req, res) => (res.writeHead(200, { 'content-type': 'text/event-stream' }), res.flushHeaders())],
+  headers_then_silence: [5, (_req, res) => (res.writeHead(200, { 'content-type': 'text/event-stream' }), res.flushHeaders())],
   stalls_mid_stream: [
     8,
-    (req, res, ctx) => {
+    (_req, res, ctx) => {
       const chunks = sseChunks(ctx.provider, ctx.model, ['stall']);
       res.writeHead(200, { 'content-type': ctx.stream ? 'text/event-stream' : 'application/json' });
       res.write(ctx.stream ? chunks[0] : '{"id":"partial",');
     },
   ],
-  invalid_sse: [8, (req, res) => (res.writeHead(200, { 'content-type': 'text/event-stream' }), res.end('this is not SSE\n\u0000{{{\ndata-without-colon\n\n'))],
+  invalid_sse: [
+    8,
+    (_req, res) => (
+      res.writeHead(200, { 'content-type': 'text/event-stream' }), res.end('this is not SSE\n\u0000{{{\ndata-without-colon\n\n')
+    ),
+  ],
   content_length_too_short: [
     8,
-    (req, res) => raw(res, ['HTTP/1.1 200 OK', 'content-type: application/json', 'content-length: 11'], '{"ok":true}EXTRA-GARBAGE-AFTER-THE-BODY', false),
+    (_req, res) =>
+      raw(
+        res,
+        ['HTTP/1.1 200 OK', 'content-type: application/json', 'content-length: 11'],
+        '{"ok":true}EXTRA-GARBAGE-AFTER-THE-BODY',
+        false,
+      ),
   ],
-  content_length_too_long_then_close: [6, (req, res) => raw(res, ['HTTP/1.1 200 OK', 'content-type: application/json', 'content-length: 500'], '{"id":"short"', true)],
-  content_length_too_long_then_silence: [3, (req, res) => raw(res, ['HTTP/1.1 200 OK', 'content-type: application/json', 'content-length: 500'], '{"id":"short"', false)],
-  reset_before_headers: [8, (req, res) => res.socket?.destroy()],
+  content_length_too_long_then_close: [
+    6,
+    (_req, res) => raw(res, ['HTTP/1.1 200 OK', 'content-type: application/json', 'content-length: 500'], '{"id":"short"', true),
+  ],
+  content_length_too_long_then_silence: [
+    3,
+    (_req, res) => raw(res, ['HTTP/1.1 200 OK', 'content-type: application/json', 'content-length: 500'], '{"id":"short"', false),
+  ],
+  reset_before_headers: [8, (_req, res) => res.socket?.destroy()],
   reset_mid_body: [
     12,
-    (req, res, ctx) => {
+    (_req, res, ctx) => {
       const chunks = sseChunks(ctx.provider, ctx.model, ['reset']);
       streamChunks(res, chunks, ctx.random.int(5, 30), { at: ctx.random.int(1, 3), run: () => res.socket?.destroy() });
     },
   ],
   html_error_page_200: [
     8,
-    (req, res) => {
+    (_req, res) => {
       const html = '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
       res.writeHead(200, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(html) });
       res.end(html);
     },
   ],
-  garbage_not_http: [4, (req, res) => raw(res, ['SSH-2.0-OpenSSH_9.6'], 'not http', false)],
+  garbage_not_http: [4, (_req, res) => raw(res, ['SSH-2.0-OpenSSH_9.6'], 'not http', false)],
   endless_error_body: [
     2,
-    (req, res) => {
+    (_req, res) => {
       res.writeHead(500, { 'content-type': 'application/json' });
       const chunk = 'x'.repeat(64 * 1024);
       const pump = () => {
@@ -151,7 +195,10 @@ export const FAULTS = {
  * all the time would hide the probe path the soak means to exercise.
  */
 export function faultTable(scale = 1, rateLimitScale = scale) {
-  const faults = Object.entries(FAULTS).map(([name, [weight]]) => [name, weight * (name === 'http_429_hostile_retry_after' ? rateLimitScale : scale)]);
+  const faults = Object.entries(FAULTS).map(([name, [weight]]) => [
+    name,
+    weight * (name === 'http_429_hostile_retry_after' ? rateLimitScale : scale),
+  ]);
   const faultShare = faults.reduce((sum, [, w]) => sum + w, 0);
   return [['ok', 1000 - faultShare], ...faults];
 }

@@ -23,6 +23,7 @@ export function parseOptions(argv) {
   // RSS "after warm-up" is read once the daemon's pools, JIT and heap have settled:
   // a quarter of the run, at least 5 s, at most 30 s
   opts.warmupSec ??= Math.min(30, Math.max(5, opts.durationSec / 4));
-  if (opts.warmupSec >= opts.durationSec) throw new Error(`--warmup (${opts.warmupSec}s) must be shorter than --duration (${opts.durationSec}s)`);
+  if (opts.warmupSec >= opts.durationSec)
+    throw new Error(`--warmup (${opts.warmupSec}s) must be shorter than --duration (${opts.durationSec}s)`);
   return opts;
 }

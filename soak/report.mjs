@@ -29,7 +29,8 @@ export function probeFigures(snapshot) {
   const claims = [];
   for (const seat of snapshot.seats) {
     if (seat.credit?.claimed_at != null) claims.push({ where: `${seat.id} (credit)`, claimedAt: seat.credit.claimed_at });
-    for (const m of seat.models) if (m.breaker?.claimed_at != null) claims.push({ where: `${seat.id}/${m.model}`, claimedAt: m.breaker.claimed_at });
+    for (const m of seat.models)
+      if (m.breaker?.claimed_at != null) claims.push({ where: `${seat.id}/${m.model}`, claimedAt: m.breaker.claimed_at });
   }
   return {
     held: claims.length,
@@ -60,8 +61,16 @@ export function invariants(f) {
     check('no request without a status (connection failed)', f.tally.outcomes.no_answer === 0, `${f.tally.outcomes.no_answer}`),
     check('no request stuck past the watchdog', f.tally.outcomes.stuck === 0, `${f.tally.outcomes.stuck}`),
     check('no x-routeplane-request-id seen twice', f.tally.duplicateRequestIds === 0, `${f.tally.duplicateRequestIds}`),
-    check('one decision per request (daemon side)', f.decisions.count === f.tally.sent, `${f.decisions.count} decisions for ${f.tally.sent} requests`),
-    check('no decision twice, none missing for an answer', f.decisions.duplicates === 0 && f.decisions.missing === 0, `dup ${f.decisions.duplicates}, missing ${f.decisions.missing}`),
+    check(
+      'one decision per request (daemon side)',
+      f.decisions.count === f.tally.sent,
+      `${f.decisions.count} decisions for ${f.tally.sent} requests`,
+    ),
+    check(
+      'no decision twice, none missing for an answer',
+      f.decisions.duplicates === 0 && f.decisions.missing === 0,
+      `dup ${f.decisions.duplicates}, missing ${f.decisions.missing}`,
+    ),
     check('daemon request counter = requests sent', f.counters.requests === f.tally.sent, `${f.counters.requests}`),
     check('no upstream request still in progress at rest', f.sockets.busyAtRest === 0, `${f.sockets.busyAtRest}`),
     check('no upstream socket open at the end', f.sockets.openAtEnd === 0, `${f.sockets.openAtEnd}`),

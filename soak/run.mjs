@@ -80,7 +80,9 @@ async function main() {
     const progress = setInterval(() => {
       const m = daemon.memory.at(-1) ?? { rss: 0, heapUsed: 0 };
       const mib = (bytes) => (bytes / 1024 / 1024).toFixed(1);
-      log(`${Math.round((Date.now() - loadStart) / 1000)} s: sent ${tally.sent}, answered ${tally.settled}, in flight ${tally.inFlight}, daemon RSS ${mib(m.rss)} MB (heap ${mib(m.heapUsed)} MB)`);
+      log(
+        `${Math.round((Date.now() - loadStart) / 1000)} s: sent ${tally.sent}, answered ${tally.settled}, in flight ${tally.inFlight}, daemon RSS ${mib(m.rss)} MB (heap ${mib(m.heapUsed)} MB)`,
+      );
     }, 10_000);
     // the two compared RSS figures, both under full load: once warm, and as the load ends
     const measured = {};
@@ -116,7 +118,10 @@ async function main() {
       .filter((p) => existsSync(p))
       .map((p) => readFileSync(p, 'utf8'))
       .join('');
-    const decisionLines = logText.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    const decisionLines = logText
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l));
     const output = daemon.output();
     const secretLeaks = keys.filter((k) => output.includes(k) || logText.includes(k)).length;
 

@@ -18,7 +18,10 @@ export async function startSeats(specs, random, onArrival) {
     changeWaiters = [];
     for (const wake of waiters) wake();
   };
-  for (const spec of specs) seats.push(await startSeat(spec, random, faultTable(spec.faultScale ?? 1, spec.rateLimitScale ?? spec.faultScale ?? 1), onArrival, changed));
+  for (const spec of specs)
+    seats.push(
+      await startSeat(spec, random, faultTable(spec.faultScale ?? 1, spec.rateLimitScale ?? spec.faultScale ?? 1), onArrival, changed),
+    );
   return {
     seats,
     /** connections open right now, over all seats */

@@ -14,7 +14,17 @@ import { answerUsage } from './child-usage.mjs';
 
 const upstream = new URL(process.env.BENCH_UPSTREAM ?? '');
 const clientKind = process.env.BENCH_CLIENT ?? 'http';
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 function endToEnd(headers) {
   const out = {};
@@ -27,10 +37,13 @@ function viaNodeHttp() {
   const handler = (req, res) => {
     const headers = endToEnd(req.headers);
     headers.host = upstream.host;
-    const out = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, endToEnd(upRes.headers));
-      upRes.pipe(res);
-    });
+    const out = http.request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent },
+      (upRes) => {
+        res.writeHead(upRes.statusCode ?? 502, endToEnd(upRes.headers));
+        upRes.pipe(res);
+      },
+    );
     out.on('error', () => {
       if (!res.headersSent) res.writeHead(502).end();
       else res.destroy();
@@ -69,7 +82,14 @@ function viaUndiciRequest() {
       const ac = new AbortController();
       res.once('close', () => !res.writableFinished && ac.abort());
       try {
-        const up = await agent.request({ origin: upstream.origin, path: req.url, method: req.method, headers: upstreamHeaders(req), body, signal: ac.signal });
+        const up = await agent.request({
+          origin: upstream.origin,
+          path: req.url,
+          method: req.method,
+          headers: upstreamHeaders(req),
+          body,
+          signal: ac.signal,
+        });
         res.writeHead(up.statusCode, endToEnd(up.headers));
         for await (const chunk of up.body) if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
         res.end();
@@ -116,7 +136,8 @@ function viaUndiciDispatch() {
   return { handler, close: () => agent.destroy() };
 }
 
-const client = clientKind === 'undici-request' ? viaUndiciRequest() : clientKind === 'undici-dispatch' ? viaUndiciDispatch() : viaNodeHttp();
+const client =
+  clientKind === 'undici-request' ? viaUndiciRequest() : clientKind === 'undici-dispatch' ? viaUndiciDispatch() : viaNodeHttp();
 const server = http.createServer(client.handler);
 server.keepAliveTimeout = 120_000;
 server.headersTimeout = 121_000;

@@ -27,8 +27,20 @@ const config = {
     { id: 'ant-spare', provider: 'anthropic', base_url: upstream, api_key_env: 'BENCH_KEY_D' },
   ],
   routes: [
-    { model: 'bench-gpt', chain: [{ seat: 'oai-main', model: 'gpt-mock' }, { seat: 'oai-spare', model: 'gpt-mock-2' }] },
-    { model: 'bench-claude', chain: [{ seat: 'ant-main', model: 'claude-mock' }, { seat: 'ant-spare', model: 'claude-mock-2' }] },
+    {
+      model: 'bench-gpt',
+      chain: [
+        { seat: 'oai-main', model: 'gpt-mock' },
+        { seat: 'oai-spare', model: 'gpt-mock-2' },
+      ],
+    },
+    {
+      model: 'bench-claude',
+      chain: [
+        { seat: 'ant-main', model: 'claude-mock' },
+        { seat: 'ant-spare', model: 'claude-mock-2' },
+      ],
+    },
   ],
   influence: { enabled: true },
 };
@@ -46,6 +58,6 @@ try {
   process.send({ type: 'ready', url: daemon.url, socketPath: daemon.socketPath });
   answerUsage(() => daemon.close(1000));
 } catch (err) {
-  process.send({ type: 'failed', message: err instanceof Error ? err.stack ?? err.message : String(err) });
+  process.send({ type: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   process.exit(1);
 }

@@ -20,7 +20,13 @@ function once(agent, url, path, body, headers) {
         });
         res.on('end', () => {
           if (res.statusCode !== 200) reject(new Error(`${url}: status ${res.statusCode}`));
-          else resolve({ headersMs: headersAt - start, firstChunkMs: (firstAt ?? performance.now()) - start, endMs: performance.now() - start, reads: chunks });
+          else
+            resolve({
+              headersMs: headersAt - start,
+              firstChunkMs: (firstAt ?? performance.now()) - start,
+              endMs: performance.now() - start,
+              reads: chunks,
+            });
         });
         res.on('error', reject);
       },
@@ -63,7 +69,10 @@ export async function measureFirstChunk(targets, { path, body, headers, iteratio
   for (const [name, rs] of samples) {
     out[name] = {
       firstChunkP50: median(rs.map((r) => r.firstChunkMs)),
-      firstChunkP90: quantile(rs.map((r) => r.firstChunkMs), 0.9),
+      firstChunkP90: quantile(
+        rs.map((r) => r.firstChunkMs),
+        0.9,
+      ),
       headersP50: median(rs.map((r) => r.headersMs)),
       endP50: median(rs.map((r) => r.endMs)),
       samples: rs.length,

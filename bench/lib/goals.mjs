@@ -1,7 +1,8 @@
 // The issue's Goals, computed from one run's figures. Pure: results in,
 // checklist out. `ok: null` means the figure was not measured in this run.
 
-const sameCell = (x, q) => x.family === (q.family ?? 'openai') && x.stream === q.stream && x.kb === q.kb && x.c === q.c && x.through === q.through;
+const sameCell = (x, q) =>
+  x.family === (q.family ?? 'openai') && x.stream === q.stream && x.kb === q.kb && x.c === q.c && x.through === q.through;
 
 /** The matrix's own cell (round 0): goal 4 reads it, since the daemon's RSS carries what earlier cells grew. */
 const matrixCell = (cells, q) => cells.find((x) => sameCell(x, q) && !x.round) ?? null;
@@ -64,7 +65,10 @@ export function computeGoals({ cells, firstChunk, eventPath, micro, monitor }) {
   }
   if (firstChunk?.daemon && firstChunk?.direct) {
     const added = firstChunk.daemon.firstChunkP50 - firstChunk.direct.firstChunkP50;
-    g2.push({ ok: added <= 1, detail: `first chunk at c=1: ${f2(firstChunk.daemon.firstChunkP50)} ms vs direct ${f2(firstChunk.direct.firstChunkP50)} ms = +${f2(added)} ms (≤ +1 ms)` });
+    g2.push({
+      ok: added <= 1,
+      detail: `first chunk at c=1: ${f2(firstChunk.daemon.firstChunkP50)} ms vs direct ${f2(firstChunk.direct.firstChunkP50)} ms = +${f2(added)} ms (≤ +1 ms)`,
+    });
   } else g2.push({ ok: null, detail: 'first chunk at c=1: not measured' });
   for (const kb of [2, 200]) {
     const d = get({ stream: true, kb, c: 256, through: 'daemon' });
@@ -95,8 +99,16 @@ export function computeGoals({ cells, firstChunk, eventPath, micro, monitor }) {
   const g5 = [];
   const ordering = micro?.find((m) => m.name.startsWith('plan + finish, 10-target'));
   const decision = micro?.find((m) => m.name.includes('4 unix-socket subscribers'));
-  g5.push(ordering ? { ok: ordering.medianUs <= 5, detail: `ordering 10 targets: ${f2(ordering.medianUs)} µs (≤ 5 µs)` } : { ok: null, detail: 'ordering: not measured' });
-  g5.push(decision ? { ok: decision.medianUs <= 20, detail: `decision event, 4 subscribers: ${f2(decision.medianUs)} µs (≤ 20 µs)` } : { ok: null, detail: 'decision event: not measured' });
+  g5.push(
+    ordering
+      ? { ok: ordering.medianUs <= 5, detail: `ordering 10 targets: ${f2(ordering.medianUs)} µs (≤ 5 µs)` }
+      : { ok: null, detail: 'ordering: not measured' },
+  );
+  g5.push(
+    decision
+      ? { ok: decision.medianUs <= 20, detail: `decision event, 4 subscribers: ${f2(decision.medianUs)} µs (≤ 20 µs)` }
+      : { ok: null, detail: 'decision event: not measured' },
+  );
   goals.push(check(5, 'Ordering a 10-target chain ≤ 5 µs median; one decision event end to end ≤ 20 µs median', g5));
 
   // 6. 4 subscribers cost ≤ 5% req/s. On a shared machine req/s swings with the neighbours; CPU per
@@ -106,20 +118,41 @@ export function computeGoals({ cells, firstChunk, eventPath, micro, monitor }) {
     const cost = 1 - eventPath.with4.rps / eventPath.without.rps;
     const cpuCost = eventPath.with4.cpuUsPerReq / eventPath.without.cpuUsPerReq - 1;
     const sign = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
-    goals.push(check(6, g6text, [
-      { ok: cost <= 0.05, detail: `req/s ${int(eventPath.with4.rps)} vs ${int(eventPath.without.rps)}: cost ${(cost * 100).toFixed(1)}%` },
-      { ok: cpuCost <= 0.05, detail: `CPU per request ${int(eventPath.with4.cpuUsPerReq)} vs ${int(eventPath.without.cpuUsPerReq)} µs: ${sign(cpuCost)}` },
-    ]));
+    goals.push(
+      check(6, g6text, [
+        {
+          ok: cost <= 0.05,
+          detail: `req/s ${int(eventPath.with4.rps)} vs ${int(eventPath.without.rps)}: cost ${(cost * 100).toFixed(1)}%`,
+        },
+        {
+          ok: cpuCost <= 0.05,
+          detail: `CPU per request ${int(eventPath.with4.cpuUsPerReq)} vs ${int(eventPath.without.cpuUsPerReq)} µs: ${sign(cpuCost)}`,
+        },
+      ]),
+    );
   } else goals.push(check(6, g6text, [{ ok: null, detail: 'not measured' }]));
 
   // 7. Monitor at 5,000 events/s.
   if (monitor?.status === 'measured') {
-    goals.push(check(7, 'Monitor at 5,000 events/s: ≤ 20 renders/s, ≤ 50% of one core, heap flat', [
-      { ok: monitor.rendersPerSec <= 20, detail: `${f1(monitor.rendersPerSec)} frames/s (≤ 20; ${f1(monitor.storeUpdatesPerSec)} store updates/s)` },
-      { ok: monitor.cpuPercent <= 50, detail: `${f1(monitor.cpuPercent)}% of one core (≤ 50%)` },
-      { ok: monitor.heapFlat, detail: `heap ${f1(monitor.heapStartMB)} → ${f1(monitor.heapEndMB)} MB (${monitor.heapFlat ? 'flat' : 'growing'}; NODE_ENV ${monitor.nodeEnv})` },
-    ]));
-  } else goals.push(check(7, 'Monitor at 5,000 events/s: ≤ 20 renders/s, ≤ 50% of one core, heap flat', [{ ok: null, detail: monitor?.note ?? 'not measured' }]));
+    goals.push(
+      check(7, 'Monitor at 5,000 events/s: ≤ 20 renders/s, ≤ 50% of one core, heap flat', [
+        {
+          ok: monitor.rendersPerSec <= 20,
+          detail: `${f1(monitor.rendersPerSec)} frames/s (≤ 20; ${f1(monitor.storeUpdatesPerSec)} store updates/s)`,
+        },
+        { ok: monitor.cpuPercent <= 50, detail: `${f1(monitor.cpuPercent)}% of one core (≤ 50%)` },
+        {
+          ok: monitor.heapFlat,
+          detail: `heap ${f1(monitor.heapStartMB)} → ${f1(monitor.heapEndMB)} MB (${monitor.heapFlat ? 'flat' : 'growing'}; NODE_ENV ${monitor.nodeEnv})`,
+        },
+      ]),
+    );
+  } else
+    goals.push(
+      check(7, 'Monitor at 5,000 events/s: ≤ 20 renders/s, ≤ 50% of one core, heap flat', [
+        { ok: null, detail: monitor?.note ?? 'not measured' },
+      ]),
+    );
 
   return goals;
 }

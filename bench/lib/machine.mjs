@@ -9,7 +9,9 @@ export function describeMachine() {
     execFileSync('wrk', ['--version'], { encoding: 'utf8' });
   } catch (err) {
     // wrk --version prints its banner and exits 1
-    const banner = String(err.stdout ?? '').split('\n')[0]?.trim();
+    const banner = String(err.stdout ?? '')
+      .split('\n')[0]
+      ?.trim();
     if (banner) wrk = banner.replace(/ Copyright.*$/, '');
   }
   return {
@@ -19,11 +21,16 @@ export function describeMachine() {
     os: `${type()} ${release()}`,
     node: process.version,
     wrk,
-    loadStart: loadavg().map((x) => x.toFixed(2)).join(' '),
+    loadStart: loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' '),
     pinning: pinning.enabled
       ? `Pinned with taskset: mock provider, wrk and subscribers on CPU ${CORE.load}; the proxy under test on CPU ${CORE.proxy}.`
       : `Not pinned (${pinning.why}).`,
   };
 }
 
-export const loadNow = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+export const loadNow = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');

@@ -6,9 +6,22 @@ import { CORE, pinnedCommand } from './processes.mjs';
 
 export function runMicro(root, outDir, log) {
   const outFile = join(outDir, 'micro.json');
-  const { command, args } = pinnedCommand(CORE.proxy, 'pnpm', ['exec', 'vitest', 'bench', '--run', '--config', 'bench/vitest.bench.config.ts', '--outputJson', outFile]);
+  const { command, args } = pinnedCommand(CORE.proxy, 'pnpm', [
+    'exec',
+    'vitest',
+    'bench',
+    '--run',
+    '--config',
+    'bench/vitest.bench.config.ts',
+    '--outputJson',
+    outFile,
+  ]);
   return new Promise((resolve, reject) => {
-    const proc = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const proc = spawn(command, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
     let output = '';
     proc.stdout.on('data', (d) => (output += d));
     proc.stderr.on('data', (d) => (output += d));

@@ -118,7 +118,17 @@ function handle(req, res) {
         model = 'unparseable';
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ echo: { model, stream, path: req.url, authorization: req.headers.authorization ?? null, x_api_key: req.headers['x-api-key'] ?? null } }));
+      res.end(
+        JSON.stringify({
+          echo: {
+            model,
+            stream,
+            path: req.url,
+            authorization: req.headers.authorization ?? null,
+            x_api_key: req.headers['x-api-key'] ?? null,
+          },
+        }),
+      );
       return;
     }
     if (stream) {

@@ -50,7 +50,10 @@ const stderr = new FakeTerminal();
 const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode() {}, ref() {}, unref() {} });
 
 // The recording: the daemon's own decision log from the matrix run, one event per line.
-const recorded = readFileSync(join(dir, 'decisions.ndjson'), 'utf8').split('\n').filter((l) => l !== '').slice(-20_000);
+const recorded = readFileSync(join(dir, 'decisions.ndjson'), 'utf8')
+  .split('\n')
+  .filter((l) => l !== '')
+  .slice(-20_000);
 if (recorded.length === 0) throw new Error('no recorded events (decision log is empty)');
 const hello = JSON.parse(readFileSync(join(dir, 'hello.json'), 'utf8'));
 const snapshot = JSON.parse(readFileSync(join(dir, 'snapshot.json'), 'utf8'));

@@ -19,7 +19,10 @@ export function renderMatrix(cells) {
     '|---|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const cell of cells) {
-    const peer = (through) => cells.find((x) => x.family === cell.family && x.stream === cell.stream && x.kb === cell.kb && x.c === cell.c && x.through === through);
+    const peer = (through) =>
+      cells.find(
+        (x) => x.family === cell.family && x.stream === cell.stream && x.kb === cell.kb && x.c === cell.c && x.through === through,
+      );
     const bare = peer('bare');
     const direct = peer('direct');
     const ratio = cell.through === 'direct' || !bare ? '–' : `${f2(cell.rps / bare.rps)}×`;
@@ -137,16 +140,24 @@ the heap earlier cells grew (V8 does not give it back). On a busy machine req/s 
 neighbours (compare the load averages above); CPU per request is the figure to trust.
 
 ## Goals
-${opts.goalRounds > 0 ? `Goals 1–3 read each cell's median over ${opts.goalRounds + 1} rounds: the matrix's own cell and ${opts.goalRounds} more after the matrix, targets in alternating order ("Goal cells by round" below; a ratio is of the medians). Goal 4 reads the matrix cell: the daemon's RSS carries what the cells before it grew, and the matrix runs the 2 KB cells first.
+${
+  opts.goalRounds > 0
+    ? `Goals 1–3 read each cell's median over ${opts.goalRounds + 1} rounds: the matrix's own cell and ${opts.goalRounds} more after the matrix, targets in alternating order ("Goal cells by round" below; a ratio is of the medians). Goal 4 reads the matrix cell: the daemon's RSS carries what the cells before it grew, and the matrix runs the 2 KB cells first.
 
-` : ''}${renderGoals(goals)}
+`
+    : ''
+}${renderGoals(goals)}
 
 ## Proxy matrix
 ${renderMatrix(results.cells.filter((c) => !c.round))}
-${goalRounds ? `
+${
+  goalRounds
+    ? `
 ## Goal cells by round
 ${goalRounds}
-` : ''}
+`
+    : ''
+}
 ## Time to first chunk (c=1)
 ${renderFirstChunk(results.firstChunk, opts)}
 

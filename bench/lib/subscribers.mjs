@@ -42,7 +42,13 @@ process.on('message', async (msg) => {
       clients = await Promise.all(Array.from({ length: msg.count }, attachOne));
       process.send({ type: 'attached', id: msg.id, count: clients.length });
     } else if (msg?.type === 'counts') {
-      process.send({ type: 'counts', id: msg.id, events: clients.map((c) => c.events), overflowed: clients.some((c) => c.overflowed), open: clients.filter((c) => !c.socket.destroyed).length });
+      process.send({
+        type: 'counts',
+        id: msg.id,
+        events: clients.map((c) => c.events),
+        overflowed: clients.some((c) => c.overflowed),
+        open: clients.filter((c) => !c.socket.destroyed).length,
+      });
     }
   } catch (err) {
     process.send({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });

@@ -61,7 +61,16 @@ export function writeScript(dir, name, { path, bodyFile, headers }) {
  * `seconds`, pinned to the load core. Resolves with the parsed figures.
  */
 export function runWrk({ url, script, connections, seconds, timeoutSec = 10 }) {
-  const { command, args } = pinnedCommand(CORE.load, 'wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, `--timeout`, `${timeoutSec}s`, '-s', script, url]);
+  const { command, args } = pinnedCommand(CORE.load, 'wrk', [
+    '-t1',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    `--timeout`,
+    `${timeoutSec}s`,
+    '-s',
+    script,
+    url,
+  ]);
   return new Promise((resolve, reject) => {
     const proc = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -61,15 +61,22 @@ await new Promise<void>((resolve) => server.listen(socketPath, resolve));
 const accepted: net.Socket[] = [];
 server.on('connection', (s) => accepted.push(s));
 const clients = await Promise.all(
-  Array.from({ length: 4 }, () => new Promise<net.Socket>((resolve) => {
-    const c = net.connect(socketPath, () => resolve(c));
-    c.on('data', () => {});
-  })),
+  Array.from(
+    { length: 4 },
+    () =>
+      new Promise<net.Socket>((resolve) => {
+        const c = net.connect(socketPath, () => resolve(c));
+        c.on('data', () => {});
+      }),
+  ),
 );
 while (accepted.length < 4) await turn();
 
 const real = setUp('real', accepted);
-const memory = setUp('memory', Array.from({ length: 4 }, () => new Writable({ write: (_c, _e, cb) => cb() })));
+const memory = setUp(
+  'memory',
+  Array.from({ length: 4 }, () => new Writable({ write: (_c, _e, cb) => cb() })),
+);
 
 afterAll(async () => {
   for (const s of [...real.subscribers, ...memory.subscribers]) s.stop();

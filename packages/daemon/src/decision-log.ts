@@ -61,7 +61,10 @@ export class DecisionLog {
       this.size += bytes.length;
       this.failing = false;
     } catch (err) {
-      if (!this.failing) this.log(`decision log: cannot write ${this.path} (${(err as NodeJS.ErrnoException).code ?? 'error'}); decisions are not being recorded`);
+      if (!this.failing)
+        this.log(
+          `decision log: cannot write ${this.path} (${(err as NodeJS.ErrnoException).code ?? 'error'}); decisions are not being recorded`,
+        );
       this.failing = true;
       await this.closeHandle();
     }

@@ -58,7 +58,7 @@ describe('startHeapTuning', () => {
     vi.useRealTimers();
   });
 
-  it('samples the running total and sets V8\'s flag only when the policy changes its answer', () => {
+  it("samples the running total and sets V8's flag only when the policy changes its answer", () => {
     vi.useFakeTimers();
     const received = { bodyBytes: 5 * MiB }; // what came before start does not count
     const flags: string[] = [];

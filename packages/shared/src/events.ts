@@ -19,16 +19,7 @@ export interface DecisionChainEntry {
   reason: ChainEntryReason | null;
 }
 
-export type AttemptOutcome =
-  | 'ok'
-  | 'http_402'
-  | 'http_429'
-  | 'http_5xx'
-  | 'http_4xx'
-  | 'timeout'
-  | 'network'
-  | 'aborted'
-  | 'stream_error';
+export type AttemptOutcome = 'ok' | 'http_402' | 'http_429' | 'http_5xx' | 'http_4xx' | 'timeout' | 'network' | 'aborted' | 'stream_error';
 
 export interface Attempt {
   seat: string;
@@ -61,14 +52,7 @@ export interface DecisionEvent extends EventBase {
   fail_open: boolean;
 }
 
-export type BreakerAction =
-  | 'tripped'
-  | 'extended'
-  | 'probe_ready'
-  | 'probe_claimed'
-  | 'probe_failed'
-  | 'cleared'
-  | 'reset';
+export type BreakerAction = 'tripped' | 'extended' | 'probe_ready' | 'probe_claimed' | 'probe_failed' | 'cleared' | 'reset';
 
 export type BreakerScope = 'seat_credit' | 'seat_rate_limit' | 'model';
 
@@ -96,6 +80,4 @@ export type DaemonEvent = DecisionEvent | BreakerEvent;
 export type StreamedEvent = DaemonEvent | OverflowEvent;
 
 /** An event before the bus stamps it. */
-export type UnstampedEvent =
-  | Omit<DecisionEvent, 'seq' | 'ts'>
-  | Omit<BreakerEvent, 'seq' | 'ts'>;
+export type UnstampedEvent = Omit<DecisionEvent, 'seq' | 'ts'> | Omit<BreakerEvent, 'seq' | 'ts'>;

@@ -14,15 +14,17 @@ export const controlRequestSchema = z.discriminatedUnion('cmd', [
   z.strictObject({ id: requestId, cmd: z.literal('snapshot') }),
   z.strictObject({ id: requestId, cmd: z.literal('subscribe') }),
   z.strictObject({ id: requestId, cmd: z.literal('status') }),
-  z.strictObject({
-    id: requestId,
-    cmd: z.literal('reset'),
-    seat: z.string().min(1).optional(),
-    model: z.string().min(1).optional(),
-  }).refine((r) => r.model === undefined || r.seat !== undefined, {
-    message: 'reset: model needs a seat',
-    path: ['model'],
-  }),
+  z
+    .strictObject({
+      id: requestId,
+      cmd: z.literal('reset'),
+      seat: z.string().min(1).optional(),
+      model: z.string().min(1).optional(),
+    })
+    .refine((r) => r.model === undefined || r.seat !== undefined, {
+      message: 'reset: model needs a seat',
+      path: ['model'],
+    }),
 ]);
 
 export type ControlRequest = z.infer<typeof controlRequestSchema>;
@@ -51,9 +53,7 @@ export interface ControlError {
   message: string;
 }
 
-export type ControlReply =
-  | { id: RequestId | null; ok: true; result: unknown }
-  | { id: RequestId | null; ok: false; error: ControlError };
+export type ControlReply = { id: RequestId | null; ok: true; result: unknown } | { id: RequestId | null; ok: false; error: ControlError };
 
 /** A line from the daemon: a reply to a request, or a streamed event. */
 export type ServerLine = ControlReply | { event: StreamedEvent };

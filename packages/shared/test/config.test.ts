@@ -105,7 +105,10 @@ influence: { cooldown_secs: "60" }
   it('discovers --config, then $ROUTEPLANE_CONFIG, then ./routeplane.yaml, then XDG', () => {
     expect(configCandidates('x.yaml', {}, '/w')).toEqual(['/w/x.yaml']);
     expect(configCandidates(undefined, { ROUTEPLANE_CONFIG: '/e.yaml' }, '/w')).toEqual(['/e.yaml']);
-    expect(configCandidates(undefined, { XDG_CONFIG_HOME: '/xdg' }, '/w')).toEqual(['/w/routeplane.yaml', '/xdg/routeplane/routeplane.yaml']);
+    expect(configCandidates(undefined, { XDG_CONFIG_HOME: '/xdg' }, '/w')).toEqual([
+      '/w/routeplane.yaml',
+      '/xdg/routeplane/routeplane.yaml',
+    ]);
     expect(configCandidates(undefined, { HOME: '/h' }, '/w')).toEqual(['/w/routeplane.yaml', '/h/.config/routeplane/routeplane.yaml']);
 
     const dir = mkdtempSync(join(tmpdir(), 'rp-cfg-'));

@@ -87,6 +87,7 @@ export class InfluenceEngine implements Influence {
   plan(targets: ReadonlyArray<{ seat: string; model: string }>): Plan {
     const now = this.clock.now();
     const claims: Claim[] = [];
+    // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch is exhaustive
     const planned: PlannedTarget[] = targets.map((t, index) => {
       const health = this.healthOf(t.seat, t.model, now);
       switch (health.kind) {
@@ -100,7 +101,13 @@ export class InfluenceEngine implements Influence {
             claims.push({ index, trip, claimId: trip.claimId, scope, seat: t.seat, model: t.model, resolved: false });
             this.emitTrip('probe_claimed', scope, t.seat, scope === 'model' ? t.model : null, 'probe claimed', trip);
           }
-          return { seat: t.seat, model: t.model, index, state: 'probe', reason: health.trips[0]?.scope === 'model' ? 'model_errors' : 'credit' };
+          return {
+            seat: t.seat,
+            model: t.model,
+            index,
+            state: 'probe',
+            reason: health.trips[0]?.scope === 'model' ? 'model_errors' : 'credit',
+          };
         case 'probing':
         case 'tripped':
           return { seat: t.seat, model: t.model, index, state: 'tripped', reason: health.reasons[0] ?? null };
@@ -279,6 +286,7 @@ export class InfluenceEngine implements Influence {
 
   view(chain: ReadonlyArray<{ seat: string; model: string }>): SnapshotTarget[] {
     const now = this.clock.now();
+    // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch is exhaustive
     const entries: SnapshotTarget[] = chain.map((t) => {
       const health = this.healthOf(t.seat, t.model, now);
       switch (health.kind) {
@@ -324,14 +332,35 @@ export class InfluenceEngine implements Influence {
     const open: OpenBreaker[] = [];
     for (const seat of this.seatHealth.values()) {
       if (seat.credit) {
-        open.push({ scope: 'seat_credit', seat: seat.id, model: null, reason: 'credit', refused_count: seat.credit.refusedCount, until: seat.credit.probeReadyAt });
+        open.push({
+          scope: 'seat_credit',
+          seat: seat.id,
+          model: null,
+          reason: 'credit',
+          refused_count: seat.credit.refusedCount,
+          until: seat.credit.probeReadyAt,
+        });
       }
       if (seat.rateLimit && seat.rateLimit.until > now) {
-        open.push({ scope: 'seat_rate_limit', seat: seat.id, model: null, reason: 'rate_limit', refused_count: seat.rateLimit.refusedCount, until: seat.rateLimit.until });
+        open.push({
+          scope: 'seat_rate_limit',
+          seat: seat.id,
+          model: null,
+          reason: 'rate_limit',
+          refused_count: seat.rateLimit.refusedCount,
+          until: seat.rateLimit.until,
+        });
       }
       for (const [name, m] of seat.models) {
         if (m.breaker) {
-          open.push({ scope: 'model', seat: seat.id, model: name, reason: 'model_errors', refused_count: m.breaker.refusedCount, until: m.breaker.probeReadyAt });
+          open.push({
+            scope: 'model',
+            seat: seat.id,
+            model: name,
+            reason: 'model_errors',
+            refused_count: m.breaker.refusedCount,
+            until: m.breaker.probeReadyAt,
+          });
         }
       }
     }

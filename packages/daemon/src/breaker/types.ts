@@ -1,12 +1,4 @@
-import type {
-  BreakerEvent,
-  ChainEntryState,
-  Counters,
-  Snapshot,
-  SnapshotTarget,
-  StatusSummary,
-  TripReason,
-} from '@routeplane/shared';
+import type { BreakerEvent, ChainEntryState, Counters, Snapshot, SnapshotTarget, StatusSummary, TripReason } from '@routeplane/shared';
 
 /** Injected time source: breaker logic never reads the wall clock itself. */
 export interface Clock {

@@ -15,9 +15,7 @@ import type { DaemonContext } from '../context.js';
 /** Every command but `subscribe`, which the connection handles with its own queue. */
 export type QueryRequest = Exclude<ControlRequest, { cmd: 'subscribe' }>;
 
-export type CommandOutcome<R = ResultByCommand[QueryRequest['cmd']]> =
-  | { ok: true; result: R }
-  | { ok: false; error: ControlError };
+export type CommandOutcome<R = ResultByCommand[QueryRequest['cmd']]> = { ok: true; result: R } | { ok: false; error: ControlError };
 
 /** What the control server needs from the daemon; nothing here knows about sockets. */
 export interface ControlApi {

@@ -36,7 +36,7 @@ export async function startControlServer(path: string, api: ControlApi, options:
     socket.once('close', () => connections.delete(connection));
   });
 
-  let placed;
+  let placed: Awaited<ReturnType<typeof listenPrivately>>;
   try {
     placed = await listenPrivately(server, socketPath);
   } catch (err) {
@@ -65,6 +65,8 @@ function checkPathLength(socketPath: string): void {
   const bytes = Buffer.byteLength(socketPath);
   const dirBytes = Buffer.byteLength(resolve(socketPath, '..'));
   if (bytes > MAX_SOCKET_PATH_BYTES || dirBytes + PRIVATE_BIND_SUFFIX_BYTES > MAX_SOCKET_PATH_BYTES) {
-    throw new Error(`control socket path ${socketPath} is too long for a unix socket (keep it under ${MAX_SOCKET_PATH_BYTES - PRIVATE_BIND_SUFFIX_BYTES} bytes)`);
+    throw new Error(
+      `control socket path ${socketPath} is too long for a unix socket (keep it under ${MAX_SOCKET_PATH_BYTES - PRIVATE_BIND_SUFFIX_BYTES} bytes)`,
+    );
   }
 }

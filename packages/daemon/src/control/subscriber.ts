@@ -70,7 +70,10 @@ export class Subscriber {
     this.queue.push(encodeEventLine(event));
     this.queuedBytes += eventLineBytes(event);
     // Bounded as before batching: what the socket may hold plus the queue's own allowance.
-    if (this.queue.length > this.limits.maxQueuedEvents || this.socket.writableLength + this.queuedBytes > this.socketBound + this.limits.maxQueuedBytes) {
+    if (
+      this.queue.length > this.limits.maxQueuedEvents ||
+      this.socket.writableLength + this.queuedBytes > this.socketBound + this.limits.maxQueuedBytes
+    ) {
       this.overflow();
       return;
     }

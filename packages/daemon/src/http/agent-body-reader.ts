@@ -12,11 +12,7 @@ import { errorCodes } from 'fastify';
  * and errors are fastify's own (413 past the limit, 400 when the length does
  * not match), so the app's error handler answers them as before.
  */
-export function readAgentBodyBytes(
-  payload: IncomingMessage,
-  limit: number,
-  done: (err: Error | null, body?: Buffer) => void,
-): void {
+export function readAgentBodyBytes(payload: IncomingMessage, limit: number, done: (err: Error | null, body?: Buffer) => void): void {
   const declared = payload.headers['content-length'];
   const length = declared === undefined ? Number.NaN : Number(declared);
   if (length > limit) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type onRequestHookHandler } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type onRequestHookHandler,
+} from 'fastify';
 import type { DaemonContext } from '../context.js';
 import { routeplaneHeaders } from '../proxy/agent-response.js';
 import { errorBody, errorStatus, type DaemonErrorKind } from '../proxy/error-shapes.js';
@@ -74,7 +80,8 @@ export function buildHttpApp(ctx: DaemonContext): FastifyInstance {
   // content-type, a body shorter than its content-length, …
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const kind = errorKindOf(err.statusCode);
-    const message = kind === 'too_large' ? `request body is larger than server.body_limit_mb (${bodyLimitMb} MB)` : describeClientError(kind);
+    const message =
+      kind === 'too_large' ? `request body is larger than server.body_limit_mb (${bodyLimitMb} MB)` : describeClientError(kind);
     if (isProxiedPost(request)) sendProxyError(request, reply, kind, message);
     else sendPlainError(reply, kind, message);
   });
@@ -113,7 +120,10 @@ function sendProxyError(request: FastifyRequest, reply: FastifyReply, kind: Daem
 }
 
 function sendFamilyError(reply: FastifyReply, family: 'openai' | 'anthropic', kind: DaemonErrorKind, message: string): void {
-  reply.code(errorStatus(kind)).type('application/json').send(errorBody(family, kind, message));
+  reply
+    .code(errorStatus(kind))
+    .type('application/json')
+    .send(errorBody(family, kind, message));
 }
 
 /** Not a proxied request: no family to speak, so OpenAI's shape (what `/v1/models` speaks too). */

@@ -133,4 +133,3 @@ export class ProxyHandler {
     return this.client.close();
   }
 }
-

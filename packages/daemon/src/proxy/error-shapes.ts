@@ -31,14 +31,34 @@ interface KindShape {
 
 const SHAPES: Record<DaemonErrorKind, KindShape> = {
   bad_request: { status: 400, openaiType: 'invalid_request_error', openaiCode: 'invalid_body', anthropicType: 'invalid_request_error' },
-  no_family_target: { status: 400, openaiType: 'invalid_request_error', openaiCode: 'no_target_for_protocol', anthropicType: 'invalid_request_error' },
+  no_family_target: {
+    status: 400,
+    openaiType: 'invalid_request_error',
+    openaiCode: 'no_target_for_protocol',
+    anthropicType: 'invalid_request_error',
+  },
   unknown_model: { status: 404, openaiType: 'invalid_request_error', openaiCode: 'model_not_found', anthropicType: 'not_found_error' },
   unknown_path: { status: 404, openaiType: 'invalid_request_error', openaiCode: 'unknown_path', anthropicType: 'not_found_error' },
-  method_not_allowed: { status: 405, openaiType: 'invalid_request_error', openaiCode: 'method_not_allowed', anthropicType: 'invalid_request_error' },
+  method_not_allowed: {
+    status: 405,
+    openaiType: 'invalid_request_error',
+    openaiCode: 'method_not_allowed',
+    anthropicType: 'invalid_request_error',
+  },
   unauthorized: { status: 401, openaiType: 'invalid_request_error', openaiCode: 'invalid_api_key', anthropicType: 'authentication_error' },
   too_large: { status: 413, openaiType: 'invalid_request_error', openaiCode: 'request_too_large', anthropicType: 'request_too_large' },
-  unsupported_media_type: { status: 415, openaiType: 'invalid_request_error', openaiCode: 'unsupported_media_type', anthropicType: 'invalid_request_error' },
-  header_too_large: { status: 431, openaiType: 'invalid_request_error', openaiCode: 'header_too_large', anthropicType: 'invalid_request_error' },
+  unsupported_media_type: {
+    status: 415,
+    openaiType: 'invalid_request_error',
+    openaiCode: 'unsupported_media_type',
+    anthropicType: 'invalid_request_error',
+  },
+  header_too_large: {
+    status: 431,
+    openaiType: 'invalid_request_error',
+    openaiCode: 'header_too_large',
+    anthropicType: 'invalid_request_error',
+  },
   bad_gateway: { status: 502, openaiType: 'upstream_error', openaiCode: 'bad_gateway', anthropicType: 'api_error' },
   gateway_timeout: { status: 504, openaiType: 'upstream_error', openaiCode: 'gateway_timeout', anthropicType: 'timeout_error' },
   stream_error: { status: 502, openaiType: 'upstream_error', openaiCode: 'stream_error', anthropicType: 'api_error' },
@@ -52,9 +72,7 @@ export function errorStatus(kind: DaemonErrorKind): number {
 /** The error object without its envelope (also what goes into a mid-stream error event). */
 function errorObject(family: Family, kind: DaemonErrorKind, message: string): object {
   const shape = SHAPES[kind];
-  return family === 'openai'
-    ? { message, type: shape.openaiType, code: shape.openaiCode }
-    : { type: shape.anthropicType, message };
+  return family === 'openai' ? { message, type: shape.openaiType, code: shape.openaiCode } : { type: shape.anthropicType, message };
 }
 
 /** OpenAI `{"error": {message, type, code}}`; Anthropic `{"type": "error", "error": {type, message}}`. */

@@ -34,7 +34,12 @@ export function keepErrorResponse(
     headers['content-type'] = 'application/json';
     delete headers['content-encoding'];
     const kind = status >= 500 ? 'bad_gateway' : 'bad_request';
-    return { status, headers, label, body: Buffer.from(errorBody(family, kind, `upstream ${label} answered ${status} with an error body too large to relay`)) };
+    return {
+      status,
+      headers,
+      label,
+      body: Buffer.from(errorBody(family, kind, `upstream ${label} answered ${status} with an error body too large to relay`)),
+    };
   }
   const encoded = headers['content-encoding'] !== undefined && headers['content-encoding'] !== 'identity';
   return { status, headers, label, body: encoded ? read.body : redactSecrets(read.body, secrets) };

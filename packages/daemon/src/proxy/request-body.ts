@@ -1,9 +1,7 @@
 import { scanTopLevel, type Span } from './top-level-scan.js';
 
 /** What the proxy needs from an agent's body, read once. */
-export type AgentBody =
-  | { ok: true; model: string; stream: boolean; body: Buffer; modelSpan: Span }
-  | { ok: false; message: string };
+export type AgentBody = { ok: true; model: string; stream: boolean; body: Buffer; modelSpan: Span } | { ok: false; message: string };
 
 const NOT_JSON = 'request body is not valid JSON: expected a JSON object with a "model" field';
 
@@ -15,9 +13,11 @@ const NOT_JSON = 'request body is not valid JSON: expected a JSON object with a 
  * themselves go upstream, never a re-serialisation.
  */
 export function readAgentBody(body: Buffer | undefined): AgentBody {
-  if (body === undefined || body.length === 0) return { ok: false, message: 'request body is empty: expected a JSON object with a "model" field' };
+  if (body === undefined || body.length === 0)
+    return { ok: false, message: 'request body is empty: expected a JSON object with a "model" field' };
   const scan = scanTopLevel(body);
-  if (scan.kind === 'not_object') return { ok: false, message: isJson(body) ? 'request body must be a JSON object with a "model" field' : NOT_JSON };
+  if (scan.kind === 'not_object')
+    return { ok: false, message: isJson(body) ? 'request body must be a JSON object with a "model" field' : NOT_JSON };
   if (scan.kind === 'malformed') return { ok: false, message: NOT_JSON };
   if (scan.model === null) return { ok: false, message: 'request body has no "model" field' };
   const model = parseSpan(body, scan.model);

@@ -158,8 +158,8 @@ function keyAt(buf: Buffer, start: number, end: number): Key {
   if (inner === MODEL.length && buf.compare(MODEL, 0, MODEL.length, start + 1, end - 1) === 0) return 'model';
   if (inner === STREAM.length && buf.compare(STREAM, 0, STREAM.length, start + 1, end - 1) === 0) return 'stream';
   // `"mod\u0065l"` is also "model"; rare, so only keys with an escape are decoded
-  const escape = buf.indexOf(BACKSLASH, start);
-  if (escape === -1 || escape >= end) return 'other';
+  const backslash = buf.indexOf(BACKSLASH, start);
+  if (backslash === -1 || backslash >= end) return 'other';
   let key: unknown;
   try {
     key = JSON.parse(buf.toString('utf8', start, end));

@@ -47,7 +47,10 @@ export class UpstreamClient {
       // Pieces are an iterable body to undici, which needs the length up front or it sends them chunked.
       // Its docs list iterable bodies (Dispatcher.md, DispatchOptions.body); its types leave them out.
       const pieces = body.pieces as unknown as Buffer;
-      this.pool.dispatch({ origin, path, method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, body: pieces }, exchange);
+      this.pool.dispatch(
+        { origin, path, method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, body: pieces },
+        exchange,
+      );
     }
     const head = await exchange.head;
     if (head.kind === 'failed') return { kind: 'failed', failure: classifyTransportError(head.error, agent.gone) };

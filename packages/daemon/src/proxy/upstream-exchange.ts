@@ -20,7 +20,9 @@ export interface UpstreamBody extends Cancellable {
 }
 
 /** The response head, or the error that came instead of one. */
-export type ExchangeHead = { kind: 'response'; status: number; headers: UpstreamHeaders; body: UpstreamBody } | { kind: 'failed'; error: Error };
+export type ExchangeHead =
+  | { kind: 'response'; status: number; headers: UpstreamHeaders; body: UpstreamBody }
+  | { kind: 'failed'; error: Error };
 
 /** Why we stopped an upstream request ourselves (the agent left, or an error body grew past its cap). */
 const CANCELLED = new Error('upstream request cancelled by routeplane');

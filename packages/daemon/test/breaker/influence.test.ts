@@ -55,7 +55,8 @@ function attempt(inf: Influence, seat: string, model: string, evidence: Paramete
   inf.finish(plan);
   return plan;
 }
-const actions = (events: BreakerChange[]) => events.map((e: Omit<BreakerEvent, 'seq' | 'ts'>) => `${e.action}:${e.scope}:${e.seat}${e.model ? '/' + e.model : ''}`);
+const actions = (events: BreakerChange[]) =>
+  events.map((e: Omit<BreakerEvent, 'seq' | 'ts'>) => `${e.action}:${e.scope}:${e.seat}${e.model ? '/' + e.model : ''}`);
 
 describe('influence breaker (seed 000)', () => {
   it('402 trips the whole seat on the first one: every model of the seat moves back', () => {
@@ -113,7 +114,12 @@ describe('influence breaker (seed 000)', () => {
     const { inf, clock } = setup({ cooldown_secs: 10 });
     attempt(inf, 'a', 'm1', { kind: 'credit' });
     attempt(inf, 'a', 'm1', { kind: 'rate_limit', retryAfterMs: 60_000 });
-    expect(inf.status().open.map((o) => o.scope).sort()).toEqual(['seat_credit', 'seat_rate_limit']);
+    expect(
+      inf
+        .status()
+        .open.map((o) => o.scope)
+        .sort(),
+    ).toEqual(['seat_credit', 'seat_rate_limit']);
     // The rate limit outlives the credit cooldown; the credit breaker still stands.
     clock.advance(61_000);
     expect(inf.status().open.map((o) => o.scope)).toEqual(['seat_credit']);
@@ -121,7 +127,12 @@ describe('influence breaker (seed 000)', () => {
     attempt(inf, 'a', 'm1', { kind: 'rate_limit', retryAfterMs: 60_000 });
     attempt(inf, 'a', 'm1', { kind: 'credit' });
     attempt(inf, 'b', 'm1', { kind: 'success' });
-    expect(inf.status().open.map((o) => o.scope).sort()).toEqual(['seat_credit', 'seat_rate_limit']);
+    expect(
+      inf
+        .status()
+        .open.map((o) => o.scope)
+        .sort(),
+    ).toEqual(['seat_credit', 'seat_rate_limit']);
   });
 
   it('5xx/timeouts trip only that target after trip_threshold consecutive failures; its sibling stays healthy', () => {
@@ -343,7 +354,11 @@ describe('influence breaker (seed 000)', () => {
     expect(inf.reset('zz')).toMatchObject({ ok: false, code: 'unknown_seat' });
     expect(inf.reset('b', 'm1')).toEqual({ ok: true, cleared: 1 });
     expect(inf.reset()).toEqual({ ok: true, cleared: 2 });
-    expect(actions(events).filter((a) => a.startsWith('reset'))).toEqual(['reset:model:b/m1', 'reset:seat_credit:a', 'reset:seat_rate_limit:a']);
+    expect(actions(events).filter((a) => a.startsWith('reset'))).toEqual([
+      'reset:model:b/m1',
+      'reset:seat_credit:a',
+      'reset:seat_rate_limit:a',
+    ]);
     expect(inf.status().open).toEqual([]);
   });
 

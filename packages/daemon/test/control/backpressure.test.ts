@@ -134,7 +134,10 @@ describe('a subscriber that stops reading', () => {
     stalled.socket.resume();
     await stalled.ended;
     expect(stalled.lines.at(-1)).toEqual({ event: { type: 'overflow' } });
-    const seqs = stalled.events().filter((e) => e.type !== 'overflow').map((e) => e.seq);
+    const seqs = stalled
+      .events()
+      .filter((e) => e.type !== 'overflow')
+      .map((e) => e.seq);
     expect(seqs.length).toBeLessThan(EVENTS);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => firstSeq + i));
   });

@@ -17,7 +17,15 @@ export function controlOnlyContext(influenceEnabled = true): DaemonContext {
         { id: 'max-a', provider: 'anthropic', base_url: 'http://127.0.0.1:9', api_key_env: 'KEY_A' },
         { id: 'team', provider: 'anthropic', base_url: 'http://127.0.0.1:9', api_key_env: 'KEY_B' },
       ],
-      routes: [{ model: 'sonnet', chain: [{ seat: 'max-a', model: 'claude-sonnet-4-5' }, { seat: 'team', model: 'claude-sonnet-4-5' }] }],
+      routes: [
+        {
+          model: 'sonnet',
+          chain: [
+            { seat: 'max-a', model: 'claude-sonnet-4-5' },
+            { seat: 'team', model: 'claude-sonnet-4-5' },
+          ],
+        },
+      ],
       influence: { enabled: influenceEnabled },
     },
     'test.yaml',

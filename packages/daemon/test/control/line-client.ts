@@ -2,7 +2,7 @@ import { createConnection, type Socket } from 'node:net';
 import { LineSplitter, MAX_LINE_CHARS } from '@routeplane/shared';
 
 /** Anything the daemon sends on the control socket, parsed. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: loosely typed for assertions
 export type Line = any;
 
 /**
@@ -50,7 +50,10 @@ export class LineClient {
     const seen = this.lines.find(match);
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.lines).slice(0, 500)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.lines).slice(0, 500)}`)),
+        timeoutMs,
+      );
       this.waiters.push({
         match,
         resolve: (line) => {

@@ -166,7 +166,10 @@ describe('control protocol over the real socket', () => {
     // nothing left to clear
     expect((await client.request('reset')).result).toEqual({ cleared: 0 });
     const { result: snap } = await client.request('snapshot');
-    expect(snap.routes.find((r: { model: string }) => r.model === 'sonnet').chain.map((t: { seat: string }) => t.seat)).toEqual(['max-a', 'team']);
+    expect(snap.routes.find((r: { model: string }) => r.model === 'sonnet').chain.map((t: { seat: string }) => t.seat)).toEqual([
+      'max-a',
+      'team',
+    ]);
   });
 
   it('reset names an unknown seat or target as such', async () => {

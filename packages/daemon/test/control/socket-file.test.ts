@@ -107,9 +107,13 @@ describe('control socket file', () => {
 
 /** What a daemon killed with SIGKILL leaves behind: a socket file nobody listens on. */
 async function leaveStaleSocket(path: string): Promise<void> {
-  const child = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');

@@ -75,7 +75,10 @@ describe('Subscriber', () => {
     await client.ended;
     const last = client.lines.at(-1);
     expect(last).toEqual({ event: { type: 'overflow' } });
-    const seqs = client.events().filter((e) => e.type !== 'overflow').map((e) => e.seq);
+    const seqs = client
+      .events()
+      .filter((e) => e.type !== 'overflow')
+      .map((e) => e.seq);
     // what got through is an unbroken prefix of the stream
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
     expect(seqs.length).toBeLessThan(emitted);

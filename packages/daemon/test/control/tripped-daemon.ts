@@ -29,8 +29,20 @@ export async function startDaemonWithUpstreams(influenceEnabled: boolean): Promi
       { id: 'rl', provider: 'anthropic', upstream: limited },
     ],
     routes: [
-      { model: 'sonnet', chain: [{ seat: 'max-a', model: 'sonnet-x' }, { seat: 'team', model: 'sonnet-x' }] },
-      { model: 'haiku', chain: [{ seat: 'team', model: 'haiku-x' }, { seat: 'rl', model: 'haiku-x' }] },
+      {
+        model: 'sonnet',
+        chain: [
+          { seat: 'max-a', model: 'sonnet-x' },
+          { seat: 'team', model: 'sonnet-x' },
+        ],
+      },
+      {
+        model: 'haiku',
+        chain: [
+          { seat: 'team', model: 'haiku-x' },
+          { seat: 'rl', model: 'haiku-x' },
+        ],
+      },
     ],
     influence: { enabled: influenceEnabled, cooldown_secs: 600, max_cooldown_secs: 900, trip_threshold: 1, window_secs: 300 },
   });

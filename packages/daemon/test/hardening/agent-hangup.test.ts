@@ -191,7 +191,9 @@ describe('agents misbehaving in other places', () => {
     const socket = createConnection(Number(port), hostname);
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"model":"main","mess`);
+    socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"model":"main","mess`,
+    );
     socket.destroy();
     await closed;
     // the next request is served, and it is the first anything upstream ever saw
@@ -244,4 +246,3 @@ describe('agents misbehaving in other places', () => {
     expect(fx.seatA().models[0]!.breaker).toBeNull();
   });
 });
-

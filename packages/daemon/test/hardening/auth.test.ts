@@ -128,7 +128,7 @@ describe('routeplane serve refuses an unprotected or broken token config (exit 2
     expect(cli.stdout).toBe('');
     const lines = cli.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^${escape(file)}: server\\.auth_token_env: ${escape(message)}( \\(line \\d+\\))?$`));
+    expect(lines[0]).toMatch(new RegExp(`^${escapeRegExp(file)}: server\\.auth_token_env: ${escapeRegExp(message)}( \\(line \\d+\\))?$`));
     expect(existsSync(join(dir, 'run', 'control.sock'))).toBe(false);
     if (port !== undefined) expect(await refused(port)).toBe(true);
     for (const value of Object.values(env)) if (value !== '') expect(cli.stderr).not.toContain(value);
@@ -160,7 +160,7 @@ describe('routeplane serve refuses an unprotected or broken token config (exit 2
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
@@ -192,12 +192,21 @@ describe.each<Family>(['openai', 'anthropic'])('with a token (%s family)', (fami
   beforeAll(async () => {
     // a fails with 500 so every served request also crosses a fail-over: both upstreams see traffic
     // (influence off, so a never trips and stays first)
-    fx = await startHostile({ family, behaviourA: respond.status(500), influence: { enabled: false }, server: { auth_token: TOKEN, body_limit_mb: 1 } });
+    fx = await startHostile({
+      family,
+      behaviourA: respond.status(500),
+      influence: { enabled: false },
+      server: { auth_token: TOKEN, body_limit_mb: 1 },
+    });
     return () => fx.finish();
   });
 
   function post(headers: Record<string, string>, body: unknown = fx.main()): Promise<Response> {
-    return fetch(fx.t.url + fx.path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    return fetch(fx.t.url + fx.path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   }
 
   it.each(WRONG)('%s: 401 in the family shape, routeplane headers, nothing sent upstream, no decision', async (_what, headers) => {

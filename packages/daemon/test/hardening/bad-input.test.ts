@@ -130,7 +130,11 @@ describe.each<Family>(['openai', 'anthropic'])('bad bodies (%s family)', (family
   });
 
   it('no model: 400 naming the missing field', async () => {
-    await expectRefusedThenServed(family, await post('{"messages": [{"role": "user", "content": "hi"}], "max_tokens": 8}'), BAD_BODY(NO_MODEL));
+    await expectRefusedThenServed(
+      family,
+      await post('{"messages": [{"role": "user", "content": "hi"}], "max_tokens": 8}'),
+      BAD_BODY(NO_MODEL),
+    );
   });
 
   it('"model" only inside a nested object is still no model', async () => {
@@ -162,7 +166,12 @@ describe.each<Family>(['openai', 'anthropic'])('bad bodies (%s family)', (family
 
   it('a chunked body growing past body_limit_mb: 413 as well', async () => {
     const big = JSON.stringify({ model: family === 'openai' ? 'gpt' : 'claude', pad: 'q'.repeat(2 * 1024 * 1024) });
-    const answer = await rawRequest(t.url, { path: PATH[family], headers: { 'content-type': 'application/json' }, body: big, chunked: true });
+    const answer = await rawRequest(t.url, {
+      path: PATH[family],
+      headers: { 'content-type': 'application/json' },
+      body: big,
+      chunked: true,
+    });
     await expectRefusedThenServed(family, answer, {
       status: 413,
       openaiCode: 'request_too_large',
@@ -187,7 +196,11 @@ describe.each<Family>(['openai', 'anthropic'])('bad bodies (%s family)', (family
   });
 
   it('one huge header: 431 in the family shape, the connection closed, the daemon still serving', async () => {
-    const answer = await rawRequest(t.url, { path: PATH[family], headers: { 'content-type': 'application/json', 'x-huge': 'h'.repeat(64 * 1024) }, body: '{}' });
+    const answer = await rawRequest(t.url, {
+      path: PATH[family],
+      headers: { 'content-type': 'application/json', 'x-huge': 'h'.repeat(64 * 1024) },
+      body: '{}',
+    });
     expect(answer.headers.connection).toBe('close');
     await expectRefusedThenServed(family, answer, {
       status: 431,
@@ -222,7 +235,12 @@ describe('unsupported paths', () => {
     ['GET', '/admin'],
     ['DELETE', '/healthz/x'],
   ])('%s %s: 404 unknown_path naming it', async (method, path) => {
-    const answer = await rawRequest(t.url, { method, path, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? JSON.stringify(chatBody()) : '' });
+    const answer = await rawRequest(t.url, {
+      method,
+      path,
+      headers: { 'content-type': 'application/json' },
+      body: method === 'POST' ? JSON.stringify(chatBody()) : '',
+    });
     await expectRefusedThenServed('openai', answer, {
       status: 404,
       openaiCode: 'unknown_path',
@@ -234,12 +252,20 @@ describe('unsupported paths', () => {
   });
 
   it('a path that climbs out with dot segments: 400 with a decision, never forwarded', async () => {
-    const answer = await rawRequest(t.url, { path: '/v1/%2e%2e/admin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(chatBody()) });
+    const answer = await rawRequest(t.url, {
+      path: '/v1/%2e%2e/admin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(chatBody()),
+    });
     await expectRefusedThenServed('openai', answer, BAD_BODY(/"\." or "\.\." segments/));
   });
 
   it('a request line too long to be a header block: 431, the daemon still serving', async () => {
-    const answer = await rawRequest(t.url, { path: `/v1/messages?pad=${'u'.repeat(64 * 1024)}`, headers: { 'content-type': 'application/json' }, body: '{}' });
+    const answer = await rawRequest(t.url, {
+      path: `/v1/messages?pad=${'u'.repeat(64 * 1024)}`,
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     await expectRefusedThenServed('anthropic', answer, {
       status: 431,
       openaiCode: 'header_too_large',
@@ -253,7 +279,11 @@ describe('unsupported paths', () => {
 
 describe('a model name an agent made hostile', () => {
   it('a megabyte-long model is a bounded 404 (the decision and message do not carry the megabyte)', async () => {
-    const answer = await rawRequest(t.url, { path: CHAT, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm'.repeat(900_000) }) });
+    const answer = await rawRequest(t.url, {
+      path: CHAT,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm'.repeat(900_000) }),
+    });
     expect(answer.text.length).toBeLessThan(2_000);
     await expectRefusedThenServed('openai', answer, {
       status: 404,

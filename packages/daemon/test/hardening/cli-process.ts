@@ -50,9 +50,11 @@ export class CliChild {
   async until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!condition()) {
-      if (this.ended) throw new Error(`CLI exited before ${what}; stdout=${JSON.stringify(this.stdout)} stderr=${JSON.stringify(this.stderr)}`);
+      if (this.ended)
+        throw new Error(`CLI exited before ${what}; stdout=${JSON.stringify(this.stdout)} stderr=${JSON.stringify(this.stderr)}`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; stdout=${JSON.stringify(this.stdout)} stderr=${JSON.stringify(this.stderr)}`);
+      if (left <= 0)
+        throw new Error(`timed out waiting for ${what}; stdout=${JSON.stringify(this.stdout)} stderr=${JSON.stringify(this.stderr)}`);
       await new Promise<void>((wake) => {
         const timer = setTimeout(wake, left);
         this.waiters.push(() => {

@@ -54,7 +54,13 @@ export async function startHostile(opts: {
       { id: 'b', provider: family, upstream: b },
     ],
     routes: [
-      { model: 'main', chain: [{ seat: 'a', model: 'model-a' }, { seat: 'b', model: 'model-b' }] },
+      {
+        model: 'main',
+        chain: [
+          { seat: 'a', model: 'model-a' },
+          { seat: 'b', model: 'model-b' },
+        ],
+      },
       { model: 'solo', chain: [{ seat: 'a', model: 'model-a' }] },
     ],
     influence: opts.influence ?? HARDENING_INFLUENCE,

@@ -119,7 +119,9 @@ describe.each<Family>(['openai', 'anthropic'])('timeouts (%s family)', (family) 
 
 describe('bodies that break or lie (openai family unless said)', () => {
   it('a non-streamed 200 that stalls after some bytes: cut (the agent cannot mistake it for whole), evidence, socket closed', async () => {
-    fx = await startHostile({ behaviourA: stallAfterFirstChunk('{"id":"chatcmpl-1","choices":[', { 'content-type': 'application/json', 'content-length': '500' }) });
+    fx = await startHostile({
+      behaviourA: stallAfterFirstChunk('{"id":"chatcmpl-1","choices":[', { 'content-type': 'application/json', 'content-length': '500' }),
+    });
     const res = await fx.post(fx.main());
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toThrow();
@@ -133,7 +135,10 @@ describe('bodies that break or lie (openai family unless said)', () => {
   it('content-length too short (extra bytes after the declared body): the agent gets exactly the declared bytes; the poisoned connection is dropped', async () => {
     const declared = '{"ok":true}';
     fx = await startHostile({
-      behaviourA: rawResponse(`HTTP/1.1 200 OK\ncontent-type: application/json\ncontent-length: ${declared.length}`, `${declared}GARBAGE-AFTER-THE-BODY {"more":1}`),
+      behaviourA: rawResponse(
+        `HTTP/1.1 200 OK\ncontent-type: application/json\ncontent-length: ${declared.length}`,
+        `${declared}GARBAGE-AFTER-THE-BODY {"more":1}`,
+      ),
     });
     const res = await fx.post(fx.solo());
     expect(res.status).toBe(200);
@@ -147,7 +152,9 @@ describe('bodies that break or lie (openai family unless said)', () => {
   });
 
   it('content-length too long, then silence: idle timeout cuts the agent body, evidence, socket closed', async () => {
-    fx = await startHostile({ behaviourA: rawResponse('HTTP/1.1 200 OK\ncontent-type: application/json\ncontent-length: 400', '{"id":"short"') });
+    fx = await startHostile({
+      behaviourA: rawResponse('HTTP/1.1 200 OK\ncontent-type: application/json\ncontent-length: 400', '{"id":"short"'),
+    });
     const res = await fx.post(fx.main());
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toThrow();
@@ -160,7 +167,11 @@ describe('bodies that break or lie (openai family unless said)', () => {
   });
 
   it('content-length too long, then the upstream closes: cut at once, evidence', async () => {
-    fx = await startHostile({ behaviourA: rawResponse('HTTP/1.1 200 OK\ncontent-type: text/event-stream\ncontent-length: 400', firstChunkOf('openai'), { end: true }) });
+    fx = await startHostile({
+      behaviourA: rawResponse('HTTP/1.1 200 OK\ncontent-type: text/event-stream\ncontent-length: 400', firstChunkOf('openai'), {
+        end: true,
+      }),
+    });
     const res = await fx.post(fx.main({ stream: true }));
     expect(res.status).toBe(200);
     // a body with a declared length is cut rather than ended with an error event: the length already lied
@@ -171,22 +182,25 @@ describe('bodies that break or lie (openai family unless said)', () => {
     await expectServedAgainByA(fx);
   });
 
-  it.each<Family>(['openai', 'anthropic'])('reset mid-stream (%s): the family error event ends the stream, evidence, a healthy seat serves next', async (family) => {
-    const first = firstChunkOf(family);
-    fx = await startHostile({ family, behaviourA: respond.resetMidBody(first) });
-    const res = await fx.post(fx.main({ stream: true }));
-    const reader = res.body!.getReader();
-    let text = await readUntil(reader, first);
-    for (let r = await reader.read(); !r.done; r = await reader.read()) text += new TextDecoder().decode(r.value);
-    expect(text.startsWith(first)).toBe(true);
-    const message = expectFamilyError(family, streamErrorData(text, family), 'stream_error', 'api_error');
-    expect(message).toBe('upstream a/model-a broke off mid-response (network)');
-    const d = await fx.t.events.nextDecision();
-    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([['a', 'stream_error', 200]]);
-    expect(streakOfA(fx)).toBe(1);
-    expect(fx.b.requests).toHaveLength(0);
-    await expectServedAgainByA(fx);
-  });
+  it.each<Family>(['openai', 'anthropic'])(
+    'reset mid-stream (%s): the family error event ends the stream, evidence, a healthy seat serves next',
+    async (family) => {
+      const first = firstChunkOf(family);
+      fx = await startHostile({ family, behaviourA: respond.resetMidBody(first) });
+      const res = await fx.post(fx.main({ stream: true }));
+      const reader = res.body!.getReader();
+      let text = await readUntil(reader, first);
+      for (let r = await reader.read(); !r.done; r = await reader.read()) text += new TextDecoder().decode(r.value);
+      expect(text.startsWith(first)).toBe(true);
+      const message = expectFamilyError(family, streamErrorData(text, family), 'stream_error', 'api_error');
+      expect(message).toBe('upstream a/model-a broke off mid-response (network)');
+      const d = await fx.t.events.nextDecision();
+      expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([['a', 'stream_error', 200]]);
+      expect(streakOfA(fx)).toBe(1);
+      expect(fx.b.requests).toHaveLength(0);
+      await expectServedAgainByA(fx);
+    },
+  );
 
   it('an error status whose body stalls: the error still counts, the request fails over; alone the agent gets that status', async () => {
     fx = await startHostile({ behaviourA: errorHeadersThenSilence(503) });
@@ -253,7 +267,12 @@ describe('bodies that break or lie (openai family unless said)', () => {
   });
 
   it('response headers too large to parse: a network failure, fail-over, socket closed', async () => {
-    fx = await startHostile({ behaviourA: rawResponse(`HTTP/1.1 200 OK\ncontent-type: application/json\nx-bloat: ${'b'.repeat(128 * 1024)}\ncontent-length: 2`, '{}') });
+    fx = await startHostile({
+      behaviourA: rawResponse(
+        `HTTP/1.1 200 OK\ncontent-type: application/json\nx-bloat: ${'b'.repeat(128 * 1024)}\ncontent-length: 2`,
+        '{}',
+      ),
+    });
     const res = await fx.post(fx.main());
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');

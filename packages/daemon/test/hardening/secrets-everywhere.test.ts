@@ -149,8 +149,20 @@ describe('secrets never leak, on every hardening error path', () => {
       seats.push({ id, provider: id.startsWith('x') ? ('anthropic' as const) : ('openai' as const), upstream: up });
       routes.push({ model: id, chain: [{ seat: id, model: `${id}-model` }] });
     }
-    routes.push({ model: 'allfail', chain: [{ seat: 's401', model: 's401-model' }, { seat: 's429', model: 's429-model' }] });
-    routes.push({ model: 'claudefail', chain: [{ seat: 'x402', model: 'x402-model' }, { seat: 'xant', model: 'xant-model' }] });
+    routes.push({
+      model: 'allfail',
+      chain: [
+        { seat: 's401', model: 's401-model' },
+        { seat: 's429', model: 's429-model' },
+      ],
+    });
+    routes.push({
+      model: 'claudefail',
+      chain: [
+        { seat: 'x402', model: 'x402-model' },
+        { seat: 'xant', model: 'xant-model' },
+      ],
+    });
     t = await startTestDaemon({
       seats,
       routes,
@@ -169,7 +181,8 @@ describe('secrets never leak, on every hardening error path', () => {
     };
     const chat = (model: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = auth) =>
       daemon.post(CHAT, chatBody({ model, ...extra }), headers).then(record);
-    const messages = (model: string, extra: Record<string, unknown> = {}) => daemon.post(MESSAGES, messagesBody({ model, ...extra }), auth).then(record);
+    const messages = (model: string, extra: Record<string, unknown> = {}) =>
+      daemon.post(MESSAGES, messagesBody({ model, ...extra }), auth).then(record);
 
     let decisions = 0;
     expect(await chat('s429')).toBe(429);

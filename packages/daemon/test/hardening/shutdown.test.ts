@@ -137,38 +137,44 @@ describe('graceful shutdown of routeplane serve', () => {
     expect(Date.now() - streamEndedAt).toBeLessThan(5_000);
     expect(existsSync(socket)).toBe(false);
     // the decision of the drained request made it to the log before exit
-    const lines = readFileSync(decisionLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(decisionLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ type: 'decision', route: 'gpt', status: 200, served_by: 'a/gpt-real', stream: true });
     expect(cli.stdout + cli.stderr).not.toContain(KEY);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s with nothing in flight: idle agent connections and subscribers are closed at once, exit 0 well within 5 s', async (signal) => {
-    const up = await startFakeUpstream();
-    cleanups.push(() => up.close());
-    const { cli, url, socket } = await serve(up);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s with nothing in flight: idle agent connections and subscribers are closed at once, exit 0 well within 5 s',
+    async (signal) => {
+      const up = await startFakeUpstream();
+      cleanups.push(() => up.close());
+      const { cli, url, socket } = await serve(up);
 
-    // an idle keep-alive agent connection, and a control subscriber
-    const { hostname, port } = new URL(url);
-    const agent = createConnection(Number(port), hostname);
-    const agentClosed = new Promise<void>((resolve) => agent.once('close', () => resolve()));
-    agent.on('error', () => {});
-    agent.write(`GET /healthz HTTP/1.1\r\nhost: ${hostname}\r\nconnection: keep-alive\r\n\r\n`);
-    await new Promise<void>((resolve) => agent.once('data', () => resolve()));
-    const subscriber = createConnection(socket);
-    subscriber.on('error', () => {});
-    const subscriberClosed = new Promise<void>((resolve) => subscriber.once('close', () => resolve()));
-    subscriber.write('{"id":1,"cmd":"subscribe"}\n');
-    await new Promise<void>((resolve) => subscriber.once('data', () => resolve()));
+      // an idle keep-alive agent connection, and a control subscriber
+      const { hostname, port } = new URL(url);
+      const agent = createConnection(Number(port), hostname);
+      const agentClosed = new Promise<void>((resolve) => agent.once('close', () => resolve()));
+      agent.on('error', () => {});
+      agent.write(`GET /healthz HTTP/1.1\r\nhost: ${hostname}\r\nconnection: keep-alive\r\n\r\n`);
+      await new Promise<void>((resolve) => agent.once('data', () => resolve()));
+      const subscriber = createConnection(socket);
+      subscriber.on('error', () => {});
+      const subscriberClosed = new Promise<void>((resolve) => subscriber.once('close', () => resolve()));
+      subscriber.write('{"id":1,"cmd":"subscribe"}\n');
+      await new Promise<void>((resolve) => subscriber.once('data', () => resolve()));
 
-    const sentAt = Date.now();
-    cli.child.kill(signal);
-    const exit = await within(cli.exited, 15_000, 'the daemon exits');
-    const tookMs = Date.now() - sentAt;
-    expect(exit).toEqual({ code: 0, signal: null });
-    await within(Promise.all([agentClosed, subscriberClosed]), 5_000, 'the idle connections were closed');
-    expect(existsSync(socket)).toBe(false);
-    // the spec's bound with nothing in flight; the 10 s grace was not waited out
-    expect(tookMs).toBeLessThan(5_000);
-  });
+      const sentAt = Date.now();
+      cli.child.kill(signal);
+      const exit = await within(cli.exited, 15_000, 'the daemon exits');
+      const tookMs = Date.now() - sentAt;
+      expect(exit).toEqual({ code: 0, signal: null });
+      await within(Promise.all([agentClosed, subscriberClosed]), 5_000, 'the idle connections were closed');
+      expect(existsSync(socket)).toBe(false);
+      // the spec's bound with nothing in flight; the 10 s grace was not waited out
+      expect(tookMs).toBeLessThan(5_000);
+    },
+  );
 });

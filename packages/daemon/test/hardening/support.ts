@@ -56,7 +56,10 @@ export function rawResponse(head: string, body: string, opts: { end?: boolean } 
 }
 
 /** 200 headers plus one first chunk, then silence: the connection stays open (an idle-timeout case). */
-export function stallAfterFirstChunk(firstChunk: string, headers: Record<string, string> = { 'content-type': 'text/event-stream' }): Behaviour {
+export function stallAfterFirstChunk(
+  firstChunk: string,
+  headers: Record<string, string> = { 'content-type': 'text/event-stream' },
+): Behaviour {
   return (_req, res) => {
     res.writeHead(200, headers);
     res.write(firstChunk);
@@ -79,7 +82,7 @@ export function errorHeadersThenSilence(status: number): Behaviour {
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: loosely typed for assertions
 export type Json = any;
 
 /** OpenAI's error shape: `{"error": {message, type, code}}` with nothing else at the top. */

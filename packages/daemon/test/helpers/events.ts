@@ -18,7 +18,8 @@ export type EventPredicate<T extends DaemonEvent> = (event: DaemonEvent) => even
 export const isDecision: EventPredicate<DecisionEvent> = (e): e is DecisionEvent => e.type === 'decision';
 
 export function isBreaker(action?: BreakerAction, seat?: string): EventPredicate<BreakerEvent> {
-  return (e): e is BreakerEvent => e.type === 'breaker' && (action === undefined || e.action === action) && (seat === undefined || e.seat === seat);
+  return (e): e is BreakerEvent =>
+    e.type === 'breaker' && (action === undefined || e.action === action) && (seat === undefined || e.seat === seat);
 }
 
 const DEFAULT_WAIT_MS = 15_000;

@@ -23,6 +23,7 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   body: Buffer;
   /** the body parsed as JSON, or undefined when it is not JSON */
+  // biome-ignore lint/suspicious/noExplicitAny: loosely typed for assertions
   json: any;
   /** resolves when the TCP connection that carried this request closes */
   closed: Promise<void>;
@@ -117,6 +118,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: loosely typed for assertions
 function parseJson(body: Buffer): any {
   try {
     return JSON.parse(body.toString('utf8'));
@@ -285,7 +287,16 @@ export function anthropicMessageStream(model: string, content: string): string[]
   const event = (name: string, data: object) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
   return [
     event('message_start', {
-      message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 0 } },
+      message: {
+        id: 'msg_fake',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 0 },
+      },
     }),
     event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
     event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: content.slice(0, half) } }),

@@ -22,7 +22,7 @@ export async function readRest(reader: BodyReader): Promise<string> {
 }
 
 /** A response body as JSON, loosely typed for assertions (`Response.json()` is `unknown` without the DOM lib). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: loosely typed for assertions
 export async function readJson(res: Response): Promise<any> {
   return res.json();
 }

@@ -34,7 +34,15 @@ export async function startTwoSeats(
       { id: 'a', provider, upstream: aBaseUrl ?? a },
       { id: 'b', provider, upstream: b },
     ],
-    routes: [{ model: route, chain: [{ seat: 'a', model: 'model-a' }, { seat: 'b', model: 'model-b' }] }],
+    routes: [
+      {
+        model: route,
+        chain: [
+          { seat: 'a', model: 'model-a' },
+          { seat: 'b', model: 'model-b' },
+        ],
+      },
+    ],
   });
   return {
     t,

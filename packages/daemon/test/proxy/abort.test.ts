@@ -81,7 +81,10 @@ describe('agent abort', () => {
     await hung.closed;
     const d = await fx.t.events.nextDecision();
     expect(d.status).toBe(499);
-    expect(d.chain.map((c) => [c.seat, c.state])).toEqual([['a', 'probe'], ['b', 'healthy']]);
+    expect(d.chain.map((c) => [c.seat, c.state])).toEqual([
+      ['a', 'probe'],
+      ['b', 'healthy'],
+    ]);
     expect(d.attempts.map((a) => [a.seat, a.outcome])).toEqual([['a', 'aborted']]);
     expect(fx.t.context.influence.seats().find((s) => s.id === 'a')!.credit!.claimed_at).toBeNull();
 

@@ -36,7 +36,10 @@ describe('a big context through the daemon', () => {
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
     await res.text();
 
-    for (const [upstream, model] of [[fx.a, 'model-a'], [fx.b, 'model-b']] as const) {
+    for (const [upstream, model] of [
+      [fx.a, 'model-a'],
+      [fx.b, 'model-b'],
+    ] as const) {
       const received = upstream.requests[0]!;
       const expected = Buffer.from(bigBody(model));
       expect(received.body.equals(expected)).toBe(true);

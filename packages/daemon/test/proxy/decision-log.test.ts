@@ -42,7 +42,17 @@ describe('decision log', () => {
     const bus = new EventBus();
     const log = new DecisionLog(path, 1024 * 1024, bus, () => {});
     for (let i = 0; i < 5; i++) bus.emit(decision(i));
-    bus.emit({ type: 'breaker', action: 'tripped', scope: 'seat_credit', seat: 'a', model: null, reason: 'http_402', cooldown_ms: 1000, until: 1, failed_probes: 0 });
+    bus.emit({
+      type: 'breaker',
+      action: 'tripped',
+      scope: 'seat_credit',
+      seat: 'a',
+      model: null,
+      reason: 'http_402',
+      cooldown_ms: 1000,
+      until: 1,
+      failed_probes: 0,
+    });
     await log.close();
     const written = lines(await readFile(path, 'utf8'));
     expect(written.map((d) => d.request_id)).toEqual(['req-0', 'req-1', 'req-2', 'req-3', 'req-4']);

@@ -16,7 +16,12 @@ afterEach(async () => {
 });
 
 function streak(t: TestDaemon, seat: string, model: string): number {
-  return t.context.influence.seats().find((s) => s.id === seat)?.models.find((m) => m.model === model)?.streak ?? 0;
+  return (
+    t.context.influence
+      .seats()
+      .find((s) => s.id === seat)
+      ?.models.find((m) => m.model === model)?.streak ?? 0
+  );
 }
 
 function seatState(t: TestDaemon, seat: string) {
@@ -49,7 +54,10 @@ describe('fail-over table', () => {
     expect(res.headers.get('x-routeplane-attempts')).toBe('2');
     expect((await readJson(res)).model).toBe('model-b');
     const d = await fx.t.events.nextDecision();
-    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([['a', 'http_402', 402], ['b', 'ok', 200]]);
+    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([
+      ['a', 'http_402', 402],
+      ['b', 'ok', 200],
+    ]);
     const trip = await fx.t.events.take(isBreaker('tripped', 'a'));
     expect(trip.scope).toBe('seat_credit');
     expect(seatState(fx.t, 'a').credit).not.toBeNull();
@@ -62,7 +70,10 @@ describe('fail-over table', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
     const d = await fx.t.events.nextDecision();
-    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([['a', 'http_429', 429], ['b', 'ok', 200]]);
+    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([
+      ['a', 'http_429', 429],
+      ['b', 'ok', 200],
+    ]);
     const limit = seatState(fx.t, 'a').rate_limit;
     expect(limit).not.toBeNull();
     // the 7 s of Retry-After, measured from when the 429 was recorded
@@ -76,7 +87,10 @@ describe('fail-over table', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
     const d = await fx.t.events.nextDecision();
-    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([['a', 'http_5xx', 503], ['b', 'ok', 200]]);
+    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([
+      ['a', 'http_5xx', 503],
+      ['b', 'ok', 200],
+    ]);
     expect(streak(fx.t, 'a', 'model-a')).toBe(1);
     expect(seatState(fx.t, 'a').credit).toBeNull();
   });
@@ -87,7 +101,10 @@ describe('fail-over table', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
     const d = await fx.t.events.nextDecision();
-    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([['a', 'timeout', null], ['b', 'ok', 200]]);
+    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([
+      ['a', 'timeout', null],
+      ['b', 'ok', 200],
+    ]);
     expect(streak(fx.t, 'a', 'model-a')).toBe(1);
     // the timed-out connection is destroyed at once
     await fx.a.requests[0]!.closed;
@@ -98,7 +115,10 @@ describe('fail-over table', () => {
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(200);
     const d = await fx.t.events.nextDecision();
-    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([['a', 'network', null], ['b', 'ok', 200]]);
+    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([
+      ['a', 'network', null],
+      ['b', 'ok', 200],
+    ]);
     expect(streak(fx.t, 'a', 'model-a')).toBe(1);
   });
 
@@ -107,7 +127,10 @@ describe('fail-over table', () => {
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(200);
     const d = await fx.t.events.nextDecision();
-    expect(d.attempts.map((a) => [a.seat, a.outcome])).toEqual([['a', 'network'], ['b', 'ok']]);
+    expect(d.attempts.map((a) => [a.seat, a.outcome])).toEqual([
+      ['a', 'network'],
+      ['b', 'ok'],
+    ]);
     expect(streak(fx.t, 'a', 'model-a')).toBe(1);
   });
 
@@ -121,7 +144,10 @@ describe('fail-over table', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
     const d = await fx.t.events.nextDecision();
-    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([['a', 'network', 200], ['b', 'ok', 200]]);
+    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([
+      ['a', 'network', 200],
+      ['b', 'ok', 200],
+    ]);
   });
 
   it.each([401, 403])('%i: no evidence, the next target serves', async (status) => {
@@ -130,7 +156,10 @@ describe('fail-over table', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
     const d = await fx.t.events.nextDecision();
-    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([['a', 'http_4xx', status], ['b', 'ok', 200]]);
+    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([
+      ['a', 'http_4xx', status],
+      ['b', 'ok', 200],
+    ]);
     expect(fx.t.events.all(isBreaker())).toEqual([]);
     expect(seatState(fx.t, 'a')).toMatchObject({ credit: null, rate_limit: null });
     expect(streak(fx.t, 'a', 'model-a')).toBe(0);
@@ -201,7 +230,12 @@ describe('fail-over table', () => {
   });
 
   it('all targets failed with no response, last a network error: 502 naming each target and outcome', async () => {
-    fx = await startTwoSeats({ influence, behaviourA: respond.hang(), behaviourB: respond.resetBeforeHeaders(), timeouts: { first_byte_ms: 1_000 } });
+    fx = await startTwoSeats({
+      influence,
+      behaviourA: respond.hang(),
+      behaviourB: respond.resetBeforeHeaders(),
+      timeouts: { first_byte_ms: 1_000 },
+    });
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(502);
     expect(res.headers.get('x-routeplane-target')).toBeNull();

@@ -43,7 +43,10 @@ describe('headers across the proxy', () => {
   });
 
   it("keeps the agent's anthropic-version and adds the seat's extra headers", () => {
-    const out = upstreamRequestHeaders({ 'anthropic-version': '2024-01-01' }, seatHeaders(seat('anthropic', { 'HTTP-Referer': 'https://x', 'X-Title': 't' })));
+    const out = upstreamRequestHeaders(
+      { 'anthropic-version': '2024-01-01' },
+      seatHeaders(seat('anthropic', { 'HTTP-Referer': 'https://x', 'X-Title': 't' })),
+    );
     expect(out).toEqual({ 'anthropic-version': '2024-01-01', 'http-referer': 'https://x', 'x-title': 't', 'x-api-key': 'seat-secret' });
   });
 

@@ -39,7 +39,13 @@ async function mixedDaemon(extra: Partial<TestDaemonOptions> = {}) {
     routes: [
       { model: 'gpt', chain: [{ seat: 'o', model: 'gpt-real' }] },
       { model: 'claude', chain: [{ seat: 'x', model: 'claude-real' }] },
-      { model: 'mixed', chain: [{ seat: 'x', model: 'claude-real' }, { seat: 'o', model: 'gpt-real' }] },
+      {
+        model: 'mixed',
+        chain: [
+          { seat: 'x', model: 'claude-real' },
+          { seat: 'o', model: 'gpt-real' },
+        ],
+      },
     ],
     ...extra,
   });
@@ -57,7 +63,12 @@ function expectNoRouteplaneHeaders(res: Response): void {
 }
 
 /** POST with exactly these headers (fetch would add a content-type) and the path as written (no URL normalisation). */
-function rawPost(base: string, path: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function rawPost(
+  base: string,
+  path: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const options = { hostname, port, path, method: 'POST', headers: { 'content-length': String(Buffer.byteLength(body)), ...headers } };
@@ -199,7 +210,12 @@ describe('routing by path and model', () => {
 describe('headers', () => {
   it('sets seat credentials and extras, drops agent credentials, forwards the rest, adds anthropic-version when absent', async () => {
     const { t, x } = await mixedDaemon();
-    await t.post(MESSAGES, messagesBody(), { authorization: 'Bearer agent-token', 'x-api-key': 'agent-key', 'anthropic-beta': 'tools-2024-04-04', 'x-custom': 'kept' });
+    await t.post(MESSAGES, messagesBody(), {
+      authorization: 'Bearer agent-token',
+      'x-api-key': 'agent-key',
+      'anthropic-beta': 'tools-2024-04-04',
+      'x-custom': 'kept',
+    });
     const seen = x.requests[0]!.headers;
     expect(seen['x-api-key']).toBe(t.keys.x);
     expect(seen.authorization).toBeUndefined();
@@ -211,10 +227,19 @@ describe('headers', () => {
 
   it('does not relay set-cookie or hop-by-hop response headers', async () => {
     const up = await upstream((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'session=1', 'x-kept': 'yes', connection: 'keep-alive, x-hop', 'x-hop': '1' });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'set-cookie': 'session=1',
+        'x-kept': 'yes',
+        connection: 'keep-alive, x-hop',
+        'x-hop': '1',
+      });
       res.end('{}');
     });
-    const t = await daemon({ seats: [{ id: 'o', provider: 'openai', upstream: up }], routes: [{ model: 'gpt', chain: [{ seat: 'o', model: 'm' }] }] });
+    const t = await daemon({
+      seats: [{ id: 'o', provider: 'openai', upstream: up }],
+      routes: [{ model: 'gpt', chain: [{ seat: 'o', model: 'm' }] }],
+    });
     const res = await t.post(CHAT, chatBody());
     expect(res.headers.get('set-cookie')).toBeNull();
     expect(res.headers.get('x-hop')).toBeNull();

@@ -75,7 +75,11 @@ describe('influence across requests', () => {
   });
 
   it('counts fail-open requests when every target is tripped', async () => {
-    fx = await startTwoSeats({ influence: { enabled: true, cooldown_secs: 60 }, behaviourA: respond.status(402), behaviourB: respond.status(402) });
+    fx = await startTwoSeats({
+      influence: { enabled: true, cooldown_secs: 60 },
+      behaviourA: respond.status(402),
+      behaviourB: respond.status(402),
+    });
     const first = await fx.t.post(CHAT, chatBody());
     expect(first.status).toBe(402);
     await fx.t.events.nextDecision();

@@ -31,7 +31,8 @@ describe('model swap in the raw body', () => {
   });
 
   it('ignores "model" keys inside nested objects and arrays, before and after the real one', () => {
-    const text = '{"tools":[{"model":"nested-a"}],"meta":{"model":"nested-b","x":{"model":[1,{"model":2}]}},"model":"top","after":{"model":"nested-c"}}';
+    const text =
+      '{"tools":[{"model":"nested-a"}],"meta":{"model":"nested-b","x":{"model":[1,{"model":2}]}},"model":"top","after":{"model":"nested-c"}}';
     const swapped = expectSwapMatchesReference(text, 'real');
     expect(swapped.toString()).toContain('"model":"nested-a"');
     expect(swapped.toString()).toContain('"model":"nested-c"');

@@ -53,7 +53,12 @@ describe('openai client through the daemon', () => {
   });
 
   it('surfaces a mid-stream failure as an error from the iterator', async () => {
-    fx = await startTwoSeats({ provider: 'openai', behaviourA: respond.resetMidBody('data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"he"},"finish_reason":null}]}\n\n') });
+    fx = await startTwoSeats({
+      provider: 'openai',
+      behaviourA: respond.resetMidBody(
+        'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"he"},"finish_reason":null}]}\n\n',
+      ),
+    });
     const stream = await client(fx).chat.completions.create({ model: 'gpt', stream: true, messages: [] });
     const seen: string[] = [];
     const err = await (async () => {
@@ -91,9 +96,15 @@ describe('anthropic client through the daemon', () => {
 
   it('raw streaming with stream: true, after a fail-over', async () => {
     fx = await startTwoSeats({ provider: 'anthropic', behaviourA: respond.status(402) });
-    const stream = await client(fx).messages.create({ model: 'claude', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await client(fx).messages.create({
+      model: 'claude',
+      max_tokens: 16,
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     let text = '';
-    for await (const event of stream) if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
+    for await (const event of stream)
+      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
     expect(text).toBe('hello from model-b');
   });
 

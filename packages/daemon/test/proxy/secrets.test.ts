@@ -25,7 +25,7 @@ function echoCredentials(status: number): Behaviour {
 }
 
 const captured: string[] = [];
-let restore: Array<() => void> = [];
+const restore: Array<() => void> = [];
 
 beforeEach(() => {
   captured.length = 0;
@@ -66,7 +66,10 @@ describe('secrets never leak', () => {
     const echo400 = await startFakeUpstream(echoCredentials(400));
     const echo500 = await startFakeUpstream(echoCredentials(500));
     const echoOk = await startFakeUpstream((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'x-echo-credential': String(req.headers.authorization ?? req.headers['x-api-key']) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-echo-credential': String(req.headers.authorization ?? req.headers['x-api-key']),
+      });
       res.end('{"ok":true}');
     });
     const hang = await startFakeUpstream(respond.hang());
@@ -86,12 +89,30 @@ describe('secrets never leak', () => {
         { id: 'sbroken', provider: 'openai', upstream: broken },
       ],
       routes: [
-        { model: 'auth-then-credit', chain: [{ seat: 's401', model: 'm' }, { seat: 's402', model: 'm' }] },
+        {
+          model: 'auth-then-credit',
+          chain: [
+            { seat: 's401', model: 'm' },
+            { seat: 's402', model: 'm' },
+          ],
+        },
         { model: 'bad-request', chain: [{ seat: 's400', model: 'm' }] },
         { model: 'server-error', chain: [{ seat: 's500', model: 'm' }] },
         { model: 'ok', chain: [{ seat: 'sok', model: 'm' }] },
-        { model: 'timeout', chain: [{ seat: 'sref', model: 'm' }, { seat: 'shang', model: 'm' }] },
-        { model: 'refused', chain: [{ seat: 'shang', model: 'm' }, { seat: 'sref', model: 'm' }] },
+        {
+          model: 'timeout',
+          chain: [
+            { seat: 'sref', model: 'm' },
+            { seat: 'shang', model: 'm' },
+          ],
+        },
+        {
+          model: 'refused',
+          chain: [
+            { seat: 'shang', model: 'm' },
+            { seat: 'sref', model: 'm' },
+          ],
+        },
         { model: 'broken', chain: [{ seat: 'sbroken', model: 'm' }] },
       ],
       influence: { enabled: true, trip_threshold: 1 },

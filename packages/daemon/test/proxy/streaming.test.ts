@@ -38,7 +38,11 @@ describe('streaming pass-through', () => {
   });
 
   it('ends a broken Anthropic stream with an `event: error` carrying the Anthropic error object', async () => {
-    fx = await startTwoSeats({ provider: 'anthropic', influence, behaviourA: respond.resetMidBody('event: message_start\ndata: {"type":"message_start"}\n\n') });
+    fx = await startTwoSeats({
+      provider: 'anthropic',
+      influence,
+      behaviourA: respond.resetMidBody('event: message_start\ndata: {"type":"message_start"}\n\n'),
+    });
     const res = await fx.t.post(MESSAGES, messagesBody({ stream: true }));
     const text = await res.text();
     expect(text.startsWith('event: message_start\n')).toBe(true);
@@ -92,11 +96,15 @@ describe('streaming pass-through', () => {
       },
     });
     const raw = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-      const req = httpRequest(fx!.t.url + CHAT, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-      });
+      const req = httpRequest(
+        fx!.t.url + CHAT,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify(chatBody()));
     });

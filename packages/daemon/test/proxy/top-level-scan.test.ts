@@ -42,7 +42,35 @@ class BodyWriter {
 
   /** A decoded string value, built from fragments that trip naive scanners. */
   text(): string {
-    const fragments = ['model', '"model":', '\\', '\\\\', '\\\\\\', '"', '\\"', '{', '}', '[', ']', ',', ':', 'é', '模型', '🚀', '👩‍💻', '\n', '\t', '\u0001', '\u001f', ' ', 'abc', '\u2028', '/', 'stream', 'true'];
+    const fragments = [
+      'model',
+      '"model":',
+      '\\',
+      '\\\\',
+      '\\\\\\',
+      '"',
+      '\\"',
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      'é',
+      '模型',
+      '🚀',
+      '👩‍💻',
+      '\n',
+      '\t',
+      '\u0001',
+      '\u001f',
+      ' ',
+      'abc',
+      '\u2028',
+      '/',
+      'stream',
+      'true',
+    ];
     let out = '';
     const n = Math.floor(this.random() * 8);
     for (let i = 0; i < n; i++) out += this.pick(fragments);
@@ -88,7 +116,23 @@ class BodyWriter {
   }
 
   key(): string {
-    return this.pick(['model', 'model', 'stream', 'messages', 'content', 'x', 'mod"el', 'model ', 'Model', 'modelx', 'stream\\', '', '"model"', '模型', 'm\\odel']);
+    return this.pick([
+      'model',
+      'model',
+      'stream',
+      'messages',
+      'content',
+      'x',
+      'mod"el',
+      'model ',
+      'Model',
+      'modelx',
+      'stream\\',
+      '',
+      '"model"',
+      '模型',
+      'm\\odel',
+    ]);
   }
 
   /** An object of `n` random members plus `forced` ones (each [key, value text]) at random places. */
@@ -223,11 +267,17 @@ describe('what the scan checks and what it leaves to the provider', () => {
 
   it('a model value that is not valid JSON (parsed in full, unlike other values): 400 not valid JSON', () => {
     expect(readAgentBody(Buffer.from('{"model":"\\x"}'))).toMatchObject({ ok: false, message: expect.stringContaining('not valid JSON') });
-    expect(readAgentBody(Buffer.from('{"model":"m","stream":[1,]}'))).toMatchObject({ ok: false, message: expect.stringContaining('not valid JSON') });
+    expect(readAgentBody(Buffer.from('{"model":"m","stream":[1,]}'))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('not valid JSON'),
+    });
   });
 
   it('JSON that is not an object, and text that is not JSON, are told apart', () => {
-    expect(readAgentBody(Buffer.from(' [{"model":"m"}]'))).toMatchObject({ ok: false, message: expect.stringContaining('must be a JSON object') });
+    expect(readAgentBody(Buffer.from(' [{"model":"m"}]'))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('must be a JSON object'),
+    });
     expect(readAgentBody(Buffer.from('"m"'))).toMatchObject({ ok: false, message: expect.stringContaining('must be a JSON object') });
     expect(readAgentBody(Buffer.from('model: m'))).toMatchObject({ ok: false, message: expect.stringContaining('not valid JSON') });
     expect(readAgentBody(Buffer.from('   '))).toMatchObject({ ok: false, message: expect.stringContaining('not valid JSON') });

@@ -4,9 +4,7 @@ import { join, resolve } from 'node:path';
 import { configSchema, type Config } from './schema.js';
 import { locateIssues, parseYamlWithSchema, validateWithSchema, type ConfigIssue, type RawIssue } from './yaml-document.js';
 
-export type ConfigResult =
-  | { ok: true; file: string; config: Config }
-  | { ok: false; file: string; issues: ConfigIssue[] };
+export type ConfigResult = { ok: true; file: string; config: Config } | { ok: false; file: string; issues: ConfigIssue[] };
 
 export interface Env {
   [name: string]: string | undefined;

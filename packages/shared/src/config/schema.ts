@@ -5,29 +5,23 @@ import { z } from 'zod';
  * error naming its path, because a typo must never read as configured.
  */
 
-const seatId = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected an id of [a-z0-9][a-z0-9._-]*');
+const seatId = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected an id of [a-z0-9][a-z0-9._-]*');
 
-const envVarName = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name');
+const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name');
 
 const hostPort = z
   .string()
   .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, { message: 'expected host:port (e.g. 127.0.0.1:4141)', abort: true })
   .refine((s) => Number(s.slice(s.lastIndexOf(':') + 1)) <= 65535, 'port must be 0..65535');
 
-const httpUrl = z
-  .string()
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'expected an http(s) URL');
+const httpUrl = z.string().refine((s) => {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'expected an http(s) URL');
 
 export const providerSchema = z.enum(['anthropic', 'openai']);
 
@@ -47,7 +41,10 @@ export const controlSchema = z
 
 export const decisionLogSchema = z
   .strictObject({
-    path: z.union([z.string().min(1), z.literal(false)]).nullable().default(null),
+    path: z
+      .union([z.string().min(1), z.literal(false)])
+      .nullable()
+      .default(null),
     max_mb: z.number().positive().default(64),
   })
   .prefault({});

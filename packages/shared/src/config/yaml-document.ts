@@ -17,9 +17,7 @@ export interface RawIssue {
 
 export type LineFor = (path: PropertyKey[]) => number | undefined;
 
-export type SchemaParse<T> =
-  | { ok: true; data: T; locate: (issues: RawIssue[]) => ConfigIssue[] }
-  | { ok: false; issues: ConfigIssue[] };
+export type SchemaParse<T> = { ok: true; data: T; locate: (issues: RawIssue[]) => ConfigIssue[] } | { ok: false; issues: ConfigIssue[] };
 
 export function formatIssue(issue: ConfigIssue): string {
   const where = issue.path === '' ? '' : `${issue.path}: `;

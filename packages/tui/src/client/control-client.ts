@@ -27,7 +27,10 @@ export class DaemonNotRunningError extends Error {
 
 /** The daemon answered a request with an error reply. */
 export class ControlRequestError extends Error {
-  constructor(readonly code: ControlErrorCode, message: string) {
+  constructor(
+    readonly code: ControlErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'ControlRequestError';
   }

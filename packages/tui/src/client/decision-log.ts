@@ -32,7 +32,7 @@ function parseDecision(line: string): DecisionEvent | null {
 
 /** Up to the last `count` non-empty lines; null when the file does not exist. */
 async function readLastLines(path: string, count: number): Promise<string[] | null> {
-  let file;
+  let file: import('node:fs/promises').FileHandle;
   try {
     file = await open(path, 'r');
   } catch (err) {

@@ -95,7 +95,10 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     const reason = await stop.reason;
     exitCode = (await top?.done) ?? 0;
     stop.whenImpatient(() => session.swarm.cut());
-    if (session.swarm.inFlight > 0) printer.note(`stopping (${describe(reason)}): letting ${session.swarm.inFlight} in-flight requests finish — Ctrl-C again to cut them`);
+    if (session.swarm.inFlight > 0)
+      printer.note(
+        `stopping (${describe(reason)}): letting ${session.swarm.inFlight} in-flight requests finish — Ctrl-C again to cut them`,
+      );
     await session.swarm.stop(STOP_GRACE_MS);
     const missing = await feed.waitForDecisions(responded, DECISION_WAIT_MS);
     const counters = await feed.counters();

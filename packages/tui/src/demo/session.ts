@@ -51,12 +51,19 @@ export class DemoSession {
       const keys = makeDemoKeys(scenario);
       for (const [i, seat] of scenario.seats.entries()) {
         const key = keys.keyOf.get(seat.id) ?? '';
-        seats.push(await startSimulatedSeat({ seat, key, clock, pacing: scenario.pacing, repeatEvery: scenario.repeat_every, seed: i + 1 }));
+        seats.push(
+          await startSimulatedSeat({ seat, key, clock, pacing: scenario.pacing, repeatEvery: scenario.repeat_every, seed: i + 1 }),
+        );
       }
       const paths = { socket: join(tmpDir, 'control.sock'), decisionLog: join(tmpDir, 'decisions.ndjson') };
       const config = buildDemoConfig(scenario, opts.scenarioFile, new Map(seats.map((s) => [s.id, s.baseUrl])), keys, paths, opts.speed);
       if (!config.ok) throw new Error(`the demo's generated config is invalid: ${config.issues.map(formatIssue).join('; ')}`);
-      daemon = await startDaemon(config.config, { listen: '127.0.0.1:0', socketPath: paths.socket, decisionLogPath: paths.decisionLog, env: keys.env });
+      daemon = await startDaemon(config.config, {
+        listen: '127.0.0.1:0',
+        socketPath: paths.socket,
+        decisionLogPath: paths.decisionLog,
+        env: keys.env,
+      });
       const swarm = new Swarm({
         url: daemon.url,
         routes: swarmRoutes(scenario),

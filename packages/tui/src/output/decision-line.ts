@@ -45,12 +45,14 @@ export function formatDecisionLine(decision: DecisionEvent, colour: ChalkInstanc
   const status = ok ? colour.green(String(decision.status)) : colour.red(String(decision.status));
   const served = decision.served_by ?? '—';
   const failOpen = decision.fail_open ? colour.yellow('  (fail-open)') : '';
-  return [
-    colour.dim(timeOfDay(decision.ts)),
-    (decision.route ?? '(no model)').padEnd(14),
-    `→ ${served}`.padEnd(30),
-    attemptPath(decision).padEnd(24),
-    status,
-    `${decision.duration_ms}ms`.padStart(7),
-  ].join('  ') + failOpen;
+  return (
+    [
+      colour.dim(timeOfDay(decision.ts)),
+      (decision.route ?? '(no model)').padEnd(14),
+      `→ ${served}`.padEnd(30),
+      attemptPath(decision).padEnd(24),
+      status,
+      `${decision.duration_ms}ms`.padStart(7),
+    ].join('  ') + failOpen
+  );
 }

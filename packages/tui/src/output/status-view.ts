@@ -31,7 +31,13 @@ export function formatStatus(status: StatusSummary, influenceEnabled: boolean, c
   if (status.open.length === 0) return [`${colour.green('●')} all clear — no open breakers, every chain routes in configured order`];
 
   const header = ['SCOPE', 'TARGET', 'REASON', 'REFUSED', 'REMAINING'];
-  const rows = status.open.map((b) => [SCOPE_WORDS[b.scope], target(b), REASON_WORDS[b.reason], String(b.refused_count), remaining(b, status.now)]);
+  const rows = status.open.map((b) => [
+    SCOPE_WORDS[b.scope],
+    target(b),
+    REASON_WORDS[b.reason],
+    String(b.refused_count),
+    remaining(b, status.now),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) =>
     '  ' +

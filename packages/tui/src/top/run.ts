@@ -45,7 +45,7 @@ export async function runTop(opts: TopOptions): Promise<number> {
 }
 
 async function printOnce(connect: ConnectMonitorClient, opts: TopOptions): Promise<number> {
-  let client;
+  let client: Awaited<ReturnType<ConnectMonitorClient>>;
   try {
     client = await connect();
   } catch (err) {

@@ -80,7 +80,8 @@ export class CliProcess {
     while (!condition(this)) {
       if (ended) throw new Error(`CLI exited before ${what}; stdout=${JSON.stringify(this.stdout)} stderr=${JSON.stringify(this.stderr)}`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; stdout=${JSON.stringify(this.stdout)} stderr=${JSON.stringify(this.stderr)}`);
+      if (left <= 0)
+        throw new Error(`timed out waiting for ${what}; stdout=${JSON.stringify(this.stdout)} stderr=${JSON.stringify(this.stderr)}`);
       await new Promise<void>((wake) => {
         const timer = setTimeout(wake, left);
         this.waiters.push(() => {

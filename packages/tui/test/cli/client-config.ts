@@ -6,7 +6,10 @@ import { join } from 'node:path';
  * and a decision log. The seats name key variables the CLI's environment
  * does not have: a client must not need the keys.
  */
-export function writeClientConfig(dir: string, opts: { socket?: string | null; decisionLog?: string | false | null; name?: string }): string {
+export function writeClientConfig(
+  dir: string,
+  opts: { socket?: string | null; decisionLog?: string | false | null; name?: string },
+): string {
   const file = join(dir, opts.name ?? 'routeplane.yaml');
   const config = {
     control: { socket: opts.socket ?? null },

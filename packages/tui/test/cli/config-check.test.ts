@@ -56,7 +56,11 @@ describe('routeplane config check', () => {
     const missing = await runCli(['config', 'check', '--config', file2], isolatedEnv(dir2), dir2);
     expect(missing.code).toBe(2);
     expect(missing.stderr.trimEnd().split('\n')).toEqual([
-      expect.stringMatching(new RegExp(`^${file2.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: seats\\[0\\]\\.api_key_env: environment variable RP_KEY_A is not set`)),
+      expect.stringMatching(
+        new RegExp(
+          `^${file2.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: seats\\[0\\]\\.api_key_env: environment variable RP_KEY_A is not set`,
+        ),
+      ),
       expect.stringMatching(/seats\[1\]\.api_key_env: environment variable RP_KEY_B is not set/),
     ]);
   });

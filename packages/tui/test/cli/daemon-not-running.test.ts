@@ -61,9 +61,13 @@ describe('a client command when no daemon is running', () => {
     const dir = home();
     const socket = join(dir, 'control.sock');
     // a listener killed with SIGKILL leaves a socket file that refuses connections
-    const child = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['-e', `require('node:net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');

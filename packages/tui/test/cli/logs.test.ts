@@ -36,7 +36,10 @@ async function decide(d: TrippedDaemon, route: string, count: number): Promise<D
 }
 
 const readDecisions = (path: string): DecisionEvent[] =>
-  readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as DecisionEvent);
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as DecisionEvent);
 
 describe('routeplane logs', () => {
   it('-n 5 prints the last five decisions, one line each: time, route, served_by, attempt path, status, ms', async () => {
@@ -56,7 +59,7 @@ describe('routeplane logs', () => {
     // the first of the five is the 3rd sonnet request: max-a now sits last, team serves at once
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\s+sonnet\s+→ team\/sonnet-x\s+team ok\s+200\s+\d+ms$/);
     // by the 3rd haiku request both of its targets are tripped: fail-open, said in words
-    expect(lines[4]).toMatch(/^\d\d:\d\d:\d\d\s+haiku\s+→ rl\/haiku-x\s+team 500 → rl 429\s+429\s+\d+ms  \(fail-open\)$/);
+    expect(lines[4]).toMatch(/^\d\d:\d\d:\d\d\s+haiku\s+→ rl\/haiku-x\s+team 500 → rl 429\s+429\s+\d+ms {2}\(fail-open\)$/);
 
     const first = await runCli(['logs', '-n', '7', '--config', config], isolatedEnv(dir), dir);
     expect(first.stdout.split('\n')[0]).toMatch(/sonnet\s+→ team\/sonnet-x\s+max-a 402 → team ok\s+200\s+\d+ms$/);
@@ -71,7 +74,10 @@ describe('routeplane logs', () => {
     const config = writeClientConfig(dir, { decisionLog: logPath });
     const result = await runCli(['logs', '--json', '-n', '2', '--config', config], isolatedEnv(dir), dir);
     expect(result.code).toBe(0);
-    const printed = result.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const printed = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(printed).toEqual(readDecisions(logPath).slice(-2));
   });
 

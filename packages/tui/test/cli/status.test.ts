@@ -14,14 +14,35 @@ function openFromSnapshot(snapshot: Snapshot): OpenBreaker[] {
   const open: OpenBreaker[] = [];
   for (const seat of snapshot.seats) {
     if (seat.credit) {
-      open.push({ scope: 'seat_credit', seat: seat.id, model: null, reason: 'credit', refused_count: seat.credit.refused_count, until: seat.credit.probe_ready_at });
+      open.push({
+        scope: 'seat_credit',
+        seat: seat.id,
+        model: null,
+        reason: 'credit',
+        refused_count: seat.credit.refused_count,
+        until: seat.credit.probe_ready_at,
+      });
     }
     if (seat.rate_limit) {
-      open.push({ scope: 'seat_rate_limit', seat: seat.id, model: null, reason: 'rate_limit', refused_count: seat.rate_limit.refused_count, until: seat.rate_limit.until });
+      open.push({
+        scope: 'seat_rate_limit',
+        seat: seat.id,
+        model: null,
+        reason: 'rate_limit',
+        refused_count: seat.rate_limit.refused_count,
+        until: seat.rate_limit.until,
+      });
     }
     for (const model of seat.models) {
       if (model.breaker) {
-        open.push({ scope: 'model', seat: seat.id, model: model.model, reason: 'model_errors', refused_count: model.breaker.refused_count, until: model.breaker.probe_ready_at });
+        open.push({
+          scope: 'model',
+          seat: seat.id,
+          model: model.model,
+          reason: 'model_errors',
+          refused_count: model.breaker.refused_count,
+          until: model.breaker.probe_ready_at,
+        });
       }
     }
   }

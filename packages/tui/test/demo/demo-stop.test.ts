@@ -81,7 +81,10 @@ describe('stopping routeplane demo', () => {
     await run.lineMatching(/"type":"decision"/);
     run.child.kill('SIGTERM');
     expect(await run.exited, run.output.stderr).toBe(0);
-    const lines = run.output.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const lines = run.output.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     const last = lines.at(-1) as { type: string; reason: string; requests_sent: number; responses_received: number; aborted: number };
     expect(last.type).toBe('demo_summary');
     expect(last.reason).toBe('SIGTERM');
@@ -104,7 +107,10 @@ describe('stopping routeplane demo', () => {
     const dir = mkdtempSync(join(tmpdir(), 'routeplane-demo-scenario-'));
     try {
       const file = join(dir, 'broken.yaml');
-      writeFileSync(file, 'seats:\n  - id: seat-a\n    provider: anthropic\n    models: [m]\n    timline: []\nroutes:\n  - model: x\n    chain: [seat-a/m]\n');
+      writeFileSync(
+        file,
+        'seats:\n  - id: seat-a\n    provider: anthropic\n    models: [m]\n    timline: []\nroutes:\n  - model: x\n    chain: [seat-a/m]\n',
+      );
       const run = demo(['--no-top', '--scenario', file]);
       expect(await run.exited).toBe(2);
       expect(run.output.stderr.trim()).toBe(`${file}: seats[0].timline: unknown key (line 5)`);

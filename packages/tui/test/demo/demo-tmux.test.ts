@@ -48,7 +48,10 @@ function alive(pid: number): boolean {
 
 function childrenOf(pid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // pgrep exits 1 when there are none
   }
@@ -66,60 +69,83 @@ afterAll(() => {
 });
 
 describe('routeplane demo in tmux at 100×30', () => {
-  it('shows a tripped seat with a countdown and a probe claim within 20 s, and q leaves nothing running', async () => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` before this test`);
-    try {
-      execFileSync('tmux', ['-V']);
-    } catch {
-      throw new Error('tmux is not installed (apt-get install -y tmux)');
-    }
-
-    // `exec` keeps the shell's PID, so the file holds the demo's own PID.
-    const command = `echo $$ > '${pidFile}'; exec '${process.execPath}' '${CLI}' demo`;
-    tmux('new-session', '-d', '-s', SESSION, '-x', '100', '-y', '30', 'sh', '-c', command, ';', 'set-option', '-t', SESSION, 'remain-on-exit', 'on');
-
-    const started = Date.now();
-    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') {
-      if (Date.now() - started > STARTUP_MS) throw new Error('the demo never started');
-      await sleep(100);
-    }
-    demoPid = Number(readFileSync(pidFile, 'utf8').trim());
-
-    let firstFrameAt: number | null = null;
-    let trippedWithCountdown: string | null = null;
-    let probeClaim: string | null = null;
-    let last = '';
-    for (;;) {
-      last = screen();
-      const now = Date.now();
-      if (firstFrameAt === null && /routeplane\s+http:\/\/127\.0\.0\.1:\d+/.test(last) && /SEATS/.test(last)) firstFrameAt = now;
-      if (firstFrameAt !== null) {
-        // a seat row in the SEATS section: `seat-a   ✗ credit   probe in 7s · refused 3`
-        trippedWithCountdown ??= last.split('\n').find((l) => /^\s*seat-\S+\s+✗\s+\S+.*\b(probe in|ends in)\s+(\d+m)?\d+s/.test(l)) ?? null;
-        probeClaim ??= last.split('\n').find((l) => /probing/.test(l)) ?? null;
-        if (trippedWithCountdown && probeClaim) break;
-        if (now - firstFrameAt > SHOW_WITHIN_MS) break;
-      } else if (now - started > STARTUP_MS) {
-        break;
+  it(
+    'shows a tripped seat with a countdown and a probe claim within 20 s, and q leaves nothing running',
+    async () => {
+      if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` before this test`);
+      try {
+        execFileSync('tmux', ['-V']);
+      } catch {
+        throw new Error('tmux is not installed (apt-get install -y tmux)');
       }
-      await sleep(150);
-    }
-    expect(firstFrameAt, `top never drew its screen; last screen:\n${last}`).not.toBeNull();
-    expect(trippedWithCountdown, `no tripped seat with a countdown within 20 s; last screen:\n${last}`).not.toBeNull();
-    expect(probeClaim, `no probe claim within 20 s; last screen:\n${last}`).not.toBeNull();
 
-    const children = childrenOf(demoPid);
-    tmux('send-keys', '-t', SESSION, 'q');
-    const quitAt = Date.now();
-    while (alive(demoPid) && Date.now() - quitAt < EXIT_WITHIN_MS) await sleep(100);
-    expect(alive(demoPid), `demo (pid ${demoPid}) still running ${EXIT_WITHIN_MS} ms after q; screen:\n${screen()}`).toBe(false);
-    for (const child of children) expect(alive(child), `child ${child} of the demo still running`).toBe(false);
+      // `exec` keeps the shell's PID, so the file holds the demo's own PID.
+      const command = `echo $$ > '${pidFile}'; exec '${process.execPath}' '${CLI}' demo`;
+      tmux(
+        'new-session',
+        '-d',
+        '-s',
+        SESSION,
+        '-x',
+        '100',
+        '-y',
+        '30',
+        'sh',
+        '-c',
+        command,
+        ';',
+        'set-option',
+        '-t',
+        SESSION,
+        'remain-on-exit',
+        'on',
+      );
 
-    // Back on the normal screen: the banner named the temp dir; it is gone, socket and all.
-    const after = screen();
-    const tmpDir = /temp dir\s+(\S+)/.exec(after)?.[1];
-    expect(tmpDir, `the banner names the temp dir; screen after exit:\n${after}`).toMatch(/routeplane-demo-/);
-    expect(existsSync(tmpDir!)).toBe(false);
-    expect(after).toMatch(/summary: \d+ requests sent, \d+ responses received/);
-  }, STARTUP_MS + SHOW_WITHIN_MS + EXIT_WITHIN_MS + 10_000);
+      const started = Date.now();
+      while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') {
+        if (Date.now() - started > STARTUP_MS) throw new Error('the demo never started');
+        await sleep(100);
+      }
+      demoPid = Number(readFileSync(pidFile, 'utf8').trim());
+
+      let firstFrameAt: number | null = null;
+      let trippedWithCountdown: string | null = null;
+      let probeClaim: string | null = null;
+      let last = '';
+      for (;;) {
+        last = screen();
+        const now = Date.now();
+        if (firstFrameAt === null && /routeplane\s+http:\/\/127\.0\.0\.1:\d+/.test(last) && /SEATS/.test(last)) firstFrameAt = now;
+        if (firstFrameAt !== null) {
+          // a seat row in the SEATS section: `seat-a   ✗ credit   probe in 7s · refused 3`
+          trippedWithCountdown ??=
+            last.split('\n').find((l) => /^\s*seat-\S+\s+✗\s+\S+.*\b(probe in|ends in)\s+(\d+m)?\d+s/.test(l)) ?? null;
+          probeClaim ??= last.split('\n').find((l) => /probing/.test(l)) ?? null;
+          if (trippedWithCountdown && probeClaim) break;
+          if (now - firstFrameAt > SHOW_WITHIN_MS) break;
+        } else if (now - started > STARTUP_MS) {
+          break;
+        }
+        await sleep(150);
+      }
+      expect(firstFrameAt, `top never drew its screen; last screen:\n${last}`).not.toBeNull();
+      expect(trippedWithCountdown, `no tripped seat with a countdown within 20 s; last screen:\n${last}`).not.toBeNull();
+      expect(probeClaim, `no probe claim within 20 s; last screen:\n${last}`).not.toBeNull();
+
+      const children = childrenOf(demoPid);
+      tmux('send-keys', '-t', SESSION, 'q');
+      const quitAt = Date.now();
+      while (alive(demoPid) && Date.now() - quitAt < EXIT_WITHIN_MS) await sleep(100);
+      expect(alive(demoPid), `demo (pid ${demoPid}) still running ${EXIT_WITHIN_MS} ms after q; screen:\n${screen()}`).toBe(false);
+      for (const child of children) expect(alive(child), `child ${child} of the demo still running`).toBe(false);
+
+      // Back on the normal screen: the banner named the temp dir; it is gone, socket and all.
+      const after = screen();
+      const tmpDir = /temp dir\s+(\S+)/.exec(after)?.[1];
+      expect(tmpDir, `the banner names the temp dir; screen after exit:\n${after}`).toMatch(/routeplane-demo-/);
+      expect(existsSync(tmpDir!)).toBe(false);
+      expect(after).toMatch(/summary: \d+ requests sent, \d+ responses received/);
+    },
+    STARTUP_MS + SHOW_WITHIN_MS + EXIT_WITHIN_MS + 10_000,
+  );
 });

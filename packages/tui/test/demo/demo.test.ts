@@ -36,7 +36,10 @@ let run: Run;
 
 function runDemo(args: string[]): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'demo', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [CLI, 'demo', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -46,37 +49,42 @@ function runDemo(args: string[]): Promise<{ exitCode: number | null; stdout: str
   });
 }
 
-beforeAll(async () => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` before this test`);
-  const { exitCode, stdout, stderr } = await runDemo(['--no-top', '--json', '--duration', String(RUN_SECONDS), '--speed', String(SPEED)]);
-  const lines = stdout
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l, i) => {
-      try {
-        return JSON.parse(l) as { type: string };
-      } catch {
-        throw new Error(`stdout line ${i + 1} is not JSON: ${l.slice(0, 200)}\nstderr: ${stderr}`);
-      }
-    });
-  const ofType = <T>(type: string) => lines.filter((l) => l.type === type) as T[];
-  const summary = ofType<Run['summary']>('demo_summary');
-  const start = ofType<Run['start']>('demo_start');
-  if (summary.length !== 1 || start.length !== 1) throw new Error(`expected one demo_start and one demo_summary (exit ${exitCode})\nstderr: ${stderr}`);
-  run = {
-    exitCode,
-    stdout,
-    stderr,
-    start: start[0]!,
-    summary: summary[0]!,
-    decisions: ofType<DecisionEvent>('decision'),
-    breakers: ofType<BreakerEvent>('breaker'),
-    outcomes: ofType<AgentOutcomeLine>('agent_outcome'),
-  };
-}, (RUN_SECONDS + 60) * 1000);
+beforeAll(
+  async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` before this test`);
+    const { exitCode, stdout, stderr } = await runDemo(['--no-top', '--json', '--duration', String(RUN_SECONDS), '--speed', String(SPEED)]);
+    const lines = stdout
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l, i) => {
+        try {
+          return JSON.parse(l) as { type: string };
+        } catch {
+          throw new Error(`stdout line ${i + 1} is not JSON: ${l.slice(0, 200)}\nstderr: ${stderr}`);
+        }
+      });
+    const ofType = <T>(type: string) => lines.filter((l) => l.type === type) as T[];
+    const summary = ofType<Run['summary']>('demo_summary');
+    const start = ofType<Run['start']>('demo_start');
+    if (summary.length !== 1 || start.length !== 1)
+      throw new Error(`expected one demo_start and one demo_summary (exit ${exitCode})\nstderr: ${stderr}`);
+    run = {
+      exitCode,
+      stdout,
+      stderr,
+      start: start[0]!,
+      summary: summary[0]!,
+      decisions: ofType<DecisionEvent>('decision'),
+      breakers: ofType<BreakerEvent>('breaker'),
+      outcomes: ofType<AgentOutcomeLine>('agent_outcome'),
+    };
+  },
+  (RUN_SECONDS + 60) * 1000,
+);
 
 const isSeatA = (b: BreakerEvent) => b.scope === 'seat_credit' && b.seat === 'seat-a';
-const attemptOn = (d: DecisionEvent, seat: string, model?: string) => d.attempts.find((a) => a.seat === seat && (model === undefined || a.model === model));
+const attemptOn = (d: DecisionEvent, seat: string, model?: string) =>
+  d.attempts.find((a) => a.seat === seat && (model === undefined || a.model === model));
 
 describe('routeplane demo --no-top --json --duration 30 --speed 4', () => {
   it('exits 0, having cleaned up its temp dir and socket', () => {
@@ -96,20 +104,28 @@ describe('routeplane demo --no-top --json --duration 30 --speed 4', () => {
   it('fails a probe while seat-a is still out of credit, doubling the cooldown', () => {
     const failed = run.breakers.find((b) => isSeatA(b) && b.action === 'probe_failed');
     expect(failed, 'a probe_failed event for seat-a').toBeDefined();
-    const before = run.breakers.filter((b) => isSeatA(b) && b.seq < failed!.seq && (b.action === 'tripped' || b.action === 'probe_failed')).at(-1);
+    const before = run.breakers
+      .filter((b) => isSeatA(b) && b.seq < failed!.seq && (b.action === 'tripped' || b.action === 'probe_failed'))
+      .at(-1);
     expect(before?.cooldown_ms).toBeGreaterThan(0);
     expect(failed!.cooldown_ms).toBe(before!.cooldown_ms! * 2);
     expect(failed!.failed_probes).toBe(1);
     expect(run.breakers.some((b) => isSeatA(b) && b.action === 'probe_claimed' && b.seq < failed!.seq)).toBe(true);
     // the request that carried the probe tried seat-a, got 402, and moved on
-    expect(run.decisions.some((d) => d.chain.some((c) => c.seat === 'seat-a' && c.state === 'probe') && attemptOn(d, 'seat-a')?.outcome === 'http_402')).toBe(true);
+    expect(
+      run.decisions.some(
+        (d) => d.chain.some((c) => c.seat === 'seat-a' && c.state === 'probe') && attemptOn(d, 'seat-a')?.outcome === 'http_402',
+      ),
+    ).toBe(true);
   });
 
   it('clears seat-a with a later probe that succeeds once it is topped up', () => {
     const failed = run.breakers.find((b) => isSeatA(b) && b.action === 'probe_failed')!;
     const cleared = run.breakers.find((b) => isSeatA(b) && b.action === 'cleared' && b.seq > failed.seq);
     expect(cleared, 'seat-a cleared after its failed probe').toBeDefined();
-    const probe = run.decisions.find((d) => d.chain.some((c) => c.seat === 'seat-a' && c.state === 'probe') && attemptOn(d, 'seat-a')?.outcome === 'ok');
+    const probe = run.decisions.find(
+      (d) => d.chain.some((c) => c.seat === 'seat-a' && c.state === 'probe') && attemptOn(d, 'seat-a')?.outcome === 'ok',
+    );
     expect(probe, 'a decision whose seat-a probe succeeded').toBeDefined();
     expect(probe!.served_by).toMatch(/^seat-a\//);
     // nothing cleared it between the failed probe and the successful one

@@ -77,13 +77,19 @@ describe('demo log lines', () => {
 
   it('writes breaker events with scope, target and what changed', () => {
     expect(breakerLine(breaker({}), time, plain)).toMatch(/^0:10\.0 {2}◆ tripped +seat_credit +seat-a +cooldown 8s {2}\(http_402\)$/);
-    expect(breakerLine(breaker({ action: 'probe_failed', cooldown_ms: 4_000, failed_probes: 1, reason: 'probe failed: http_402' }), time, plain)).toMatch(
-      /◆ probe_failed +seat_credit +seat-a +cooldown 16s {2}failed probes 1 {2}\(probe failed: http_402\)$/,
+    expect(
+      breakerLine(breaker({ action: 'probe_failed', cooldown_ms: 4_000, failed_probes: 1, reason: 'probe failed: http_402' }), time, plain),
+    ).toMatch(/◆ probe_failed +seat_credit +seat-a +cooldown 16s {2}failed probes 1 {2}\(probe failed: http_402\)$/);
+    expect(breakerLine(breaker({ scope: 'seat_rate_limit', seat: 'seat-b', cooldown_ms: 1_500, reason: 'http_429' }), time, plain)).toMatch(
+      /retry-after 6s/,
     );
-    expect(breakerLine(breaker({ scope: 'seat_rate_limit', seat: 'seat-b', cooldown_ms: 1_500, reason: 'http_429' }), time, plain)).toMatch(/retry-after 6s/);
-    expect(breakerLine(breaker({ scope: 'model', seat: 'seat-c', model: 'gpt-4o', action: 'cleared', cooldown_ms: null, reason: 'probe succeeded' }), time, plain)).toMatch(
-      /◆ cleared +model +seat-c\/gpt-4o +\(probe succeeded\)$/,
-    );
+    expect(
+      breakerLine(
+        breaker({ scope: 'model', seat: 'seat-c', model: 'gpt-4o', action: 'cleared', cooldown_ms: null, reason: 'probe succeeded' }),
+        time,
+        plain,
+      ),
+    ).toMatch(/◆ cleared +model +seat-c\/gpt-4o +\(probe succeeded\)$/);
     // a claim repeats no cooldown
     expect(breakerLine(breaker({ action: 'probe_claimed', reason: 'probe claimed' }), time, plain)).not.toMatch(/cooldown/);
   });
@@ -109,6 +115,8 @@ describe('demo log lines', () => {
     expect(summaryLine(agents, tally)).toBe(
       'summary: 10 requests sent, 10 responses received, 2 error answers, 1 fail-over, 1 fail-open, 2 trips (1 credit, 0 rate-limit, 1 model), 1 failed probe, 1 cleared',
     );
-    expect(summaryLine({ ...agents, received: 8, aborted: 2 }, tally)).toContain('8 responses received (2 without a response: 0 transport errors, 2 cut at stop)');
+    expect(summaryLine({ ...agents, received: 8, aborted: 2 }, tally)).toContain(
+      '8 responses received (2 without a response: 0 transport errors, 2 cut at stop)',
+    );
   });
 });

@@ -58,7 +58,12 @@ beforeAll(async () => {
   anthropicSeat = await startSimulatedSeat({ ...common, seat: scenario.seats[0]!, key: ANTHROPIC_KEY });
   openaiSeat = await startSimulatedSeat({ ...common, seat: scenario.seats[1]!, key: OPENAI_KEY });
   // the same anthropic seat played four times faster: Retry-After is scaled too
-  fastSeat = await startSimulatedSeat({ ...common, clock: new ScenarioClock(4, () => fakeNow), seat: scenario.seats[0]!, key: ANTHROPIC_KEY });
+  fastSeat = await startSimulatedSeat({
+    ...common,
+    clock: new ScenarioClock(4, () => fakeNow),
+    seat: scenario.seats[0]!,
+    key: ANTHROPIC_KEY,
+  });
 });
 
 afterAll(async () => {
@@ -142,7 +147,9 @@ describe('simulated Anthropic seat', () => {
 
   it('throws 5xx for one model while its sibling on the same seat answers', async () => {
     at(41);
-    const { status, error } = await rejection(anthropic().messages.create({ model: 'claude-haiku-4-5', max_tokens: 10, messages: question }));
+    const { status, error } = await rejection(
+      anthropic().messages.create({ model: 'claude-haiku-4-5', max_tokens: 10, messages: question }),
+    );
     expect(status).toBe(529);
     expect(error).toMatchObject({ error: { type: 'overloaded_error' } });
     await expect(anthropic().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: question })).resolves.toBeTruthy();
@@ -191,7 +198,12 @@ describe('simulated OpenAI seat', () => {
 
   it('streams data: chunks ending in [DONE], with usage when asked', async () => {
     at(2);
-    const stream = await openai().chat.completions.create({ model: 'gpt-4o-mini', messages: question, stream: true, stream_options: { include_usage: true } });
+    const stream = await openai().chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: question,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let finish: string | null = null;
     let usage: number | undefined;
@@ -242,7 +254,9 @@ describe('reading a body the way an agent does', () => {
     const anthropicStream = 'event: message_start\ndata: {}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n';
     expect(judgeBody('anthropic', 200, true, anthropicStream)).toBe('complete');
     expect(judgeBody('anthropic', 200, true, anthropicStream.slice(0, 30))).toBe('truncated');
-    expect(judgeBody('anthropic', 200, true, 'event: message_start\ndata: {}\n\nevent: error\ndata: {"type":"error"}\n\n')).toBe('stream_error');
+    expect(judgeBody('anthropic', 200, true, 'event: message_start\ndata: {}\n\nevent: error\ndata: {"type":"error"}\n\n')).toBe(
+      'stream_error',
+    );
     expect(judgeBody('openai', 200, true, 'data: {"choices":[]}\n\ndata: [DONE]\n\n')).toBe('complete');
     expect(judgeBody('openai', 200, true, 'data: {"choices":[]}\n\ndata: {"error":{"message":"x"}}\n\n')).toBe('stream_error');
     expect(judgeBody('openai', 200, false, '{"id":')).toBe('truncated');

@@ -48,7 +48,10 @@ describe('scenario file', () => {
   });
 
   it('rejects an unknown phase, naming where it is', () => {
-    const text = MINIMAL.replace('    models: [claude-sonnet-4-5]', '    models: [claude-sonnet-4-5]\n    timeline:\n      - { phase: explode, from: 1 }');
+    const text = MINIMAL.replace(
+      '    models: [claude-sonnet-4-5]',
+      '    models: [claude-sonnet-4-5]\n    timeline:\n      - { phase: explode, from: 1 }',
+    );
     const errors = errorsOf(text);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^bad\.yaml: seats\[0\]\.timeline\[0\]\.phase: .*(ok|credit_out)/);

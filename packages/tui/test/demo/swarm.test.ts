@@ -36,7 +36,13 @@ async function startFakeRouteplane(answer: 'reply' | 'hang'): Promise<{ url: str
     const body = JSON.parse(await text(req)) as { model: string; stream: boolean };
     const id = `req-${++next}`;
     const anthropic = req.url === '/v1/messages';
-    seen.push({ path: req.url ?? '', model: body.model, stream: body.stream, credential: (req.headers['x-api-key'] ?? req.headers.authorization) as string | undefined, id });
+    seen.push({
+      path: req.url ?? '',
+      model: body.model,
+      stream: body.stream,
+      credential: (req.headers['x-api-key'] ?? req.headers.authorization) as string | undefined,
+      id,
+    });
     if (answer === 'hang') return;
     const wire = anthropic ? anthropicWire : openaiWire;
     const meta = { id, model: body.model, promptTokens: 3 };

@@ -44,7 +44,14 @@ describe('live updates', () => {
 
   test('decisions scroll in at the bottom of the log', async () => {
     app = await startApp();
-    app.daemon.emit(decision({ ts: Date.now(), route: 'opus', served_by: 'work-max/claude-opus-4-1', attempts: [{ seat: 'work-max', model: 'claude-opus-4-1', outcome: 'ok', status: 200, ms: 5 }] }));
+    app.daemon.emit(
+      decision({
+        ts: Date.now(),
+        route: 'opus',
+        served_by: 'work-max/claude-opus-4-1',
+        attempts: [{ seat: 'work-max', model: 'claude-opus-4-1', outcome: 'ok', status: 200, ms: 5 }],
+      }),
+    );
     app.daemon.emit(failoverDecision(Date.now()));
     const frame = await app.ui.waitFor('work-max 402 →');
     const log = frame.slice(frame.indexOf('DECISIONS')).split('\n');
@@ -70,7 +77,8 @@ describe('live updates', () => {
     await app.ui.waitFor('waiting for requests');
     const framesBefore = app.ui.frameCount();
     const now = Date.now();
-    for (let i = 0; i < 2000; i += 1) app.daemon.emit(decision({ ts: now, request_id: `flood-${i}`, route: i === 1999 ? 'last' : 'sonnet' }));
+    for (let i = 0; i < 2000; i += 1)
+      app.daemon.emit(decision({ ts: now, request_id: `flood-${i}`, route: i === 1999 ? 'last' : 'sonnet' }));
     await app.ui.waitFor((f) => / last /.test(f));
     expect(app.store.getState().decisionsReceived).toBe(2000);
     expect(app.ui.frameCount() - framesBefore).toBeLessThanOrEqual(5);
@@ -146,9 +154,24 @@ describe('the decision log', () => {
   test('/ filters the log by route, seat or status; Esc clears', async () => {
     app = await startApp();
     const now = Date.now();
-    app.daemon.emit(decision({ ts: now, route: 'opus', served_by: 'work-max/claude-opus-4-1', attempts: [{ seat: 'work-max', model: 'claude-opus-4-1', outcome: 'ok', status: 200, ms: 5 }] }));
+    app.daemon.emit(
+      decision({
+        ts: now,
+        route: 'opus',
+        served_by: 'work-max/claude-opus-4-1',
+        attempts: [{ seat: 'work-max', model: 'claude-opus-4-1', outcome: 'ok', status: 200, ms: 5 }],
+      }),
+    );
     app.daemon.emit(failoverDecision(now));
-    app.daemon.emit(decision({ ts: now, route: 'codex', status: 429, served_by: 'openrouter/openai/gpt-5-codex', attempts: [{ seat: 'openrouter', model: 'openai/gpt-5-codex', outcome: 'http_429', status: 429, ms: 5 }] }));
+    app.daemon.emit(
+      decision({
+        ts: now,
+        route: 'codex',
+        status: 429,
+        served_by: 'openrouter/openai/gpt-5-codex',
+        attempts: [{ seat: 'openrouter', model: 'openai/gpt-5-codex', outcome: 'http_429', status: 429, ms: 5 }],
+      }),
+    );
     await app.ui.waitFor('codex 429');
     await app.ui.pressUntil('/', '/ filter:');
     let frame = await app.ui.pressUntil('402', 'filter "402" 1 shown');
@@ -196,7 +219,10 @@ describe('losing the daemon', () => {
     app.daemon.stop();
     const down = await app.ui.waitFor('✗ disconnected — retrying in');
     expect(down).toContain('work-max/claude-sonnet-4-5'); // last state kept
-    const greyed = app.ui.rawFrame().split('\n').find((l) => l.includes('work-max/claude-sonnet-4-5'))!;
+    const greyed = app.ui
+      .rawFrame()
+      .split('\n')
+      .find((l) => l.includes('work-max/claude-sonnet-4-5'))!;
     expect(greyed).toContain('\x1b[2m');
     expect(greyed).not.toMatch(/\x1b\[3[1-6]m/);
     await app.ui.pressUntil('r', 'not connected to the daemon: reset is unavailable');

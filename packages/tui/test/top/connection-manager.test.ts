@@ -138,7 +138,11 @@ describe('ConnectionManager', () => {
     expect(await manager.reset({ scope: 'seat', seat: 'work-max' })).toEqual({ ok: true, cleared: 2 });
     expect(await manager.reset({ scope: 'target', seat: 'work-max', model: 'claude-opus-4-1' })).toEqual({ ok: true, cleared: 2 });
     expect(await manager.reset({ scope: 'all' })).toEqual({ ok: true, cleared: 2 });
-    expect(await manager.reset({ scope: 'seat', seat: 'nobody' })).toEqual({ ok: false, code: 'unknown_seat', message: 'unknown seat nobody' });
+    expect(await manager.reset({ scope: 'seat', seat: 'nobody' })).toEqual({
+      ok: false,
+      code: 'unknown_seat',
+      message: 'unknown seat nobody',
+    });
     expect(daemon.requestsOf('reset').map((r) => r.args)).toEqual([
       { seat: 'work-max' },
       { seat: 'work-max', model: 'claude-opus-4-1' },

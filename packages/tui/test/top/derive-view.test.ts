@@ -34,21 +34,37 @@ describe('deriving what the screen shows', () => {
   const orders = learnRouteOrders([], snapshot);
 
   test('healthy first, tripped after, each group in configured order', () => {
-    let model = applyBreakerEvent(snapshot.seats, breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: NOW + 5000 }));
-    model = applyBreakerEvent(model, breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_rate_limit', seat: 'personal-pro', until: NOW + 9000 }));
+    let model = applyBreakerEvent(
+      snapshot.seats,
+      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: NOW + 5000 }),
+    );
+    model = applyBreakerEvent(
+      model,
+      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_rate_limit', seat: 'personal-pro', until: NOW + 9000 }),
+    );
     const [sonnet] = deriveRoutes(orders, model, NOW, MAX);
-    expect(names(sonnet!.chain)).toEqual(['openrouter/anthropic/claude-sonnet-4.5', 'work-max/claude-sonnet-4-5', 'personal-pro/claude-sonnet-4-5']);
+    expect(names(sonnet!.chain)).toEqual([
+      'openrouter/anthropic/claude-sonnet-4.5',
+      'work-max/claude-sonnet-4-5',
+      'personal-pro/claude-sonnet-4-5',
+    ]);
     expect(sonnet!.chain[2]).toMatchObject({ phase: 'tripped', deadline: NOW + 9000, deadlineKind: 'rate_limit' });
   });
 
   test('every target tripped: fail open in configured order', () => {
-    const model = applyBreakerEvent(snapshot.seats, breakerEvent({ ts: NOW, action: 'tripped', scope: 'model', seat: 'openrouter', model: 'openai/gpt-5-codex', until: NOW + 5000 }));
+    const model = applyBreakerEvent(
+      snapshot.seats,
+      breakerEvent({ ts: NOW, action: 'tripped', scope: 'model', seat: 'openrouter', model: 'openai/gpt-5-codex', until: NOW + 5000 }),
+    );
     const codex = deriveRoutes(orders, model, NOW, MAX).find((r) => r.route === 'codex')!;
     expect(codex.failOpen).toBe(true);
   });
 
   test('the deadline passing makes a credit trip probe-ready, without an event', () => {
-    const model = applyBreakerEvent(snapshot.seats, breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: NOW + 5000 }));
+    const model = applyBreakerEvent(
+      snapshot.seats,
+      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: NOW + 5000 }),
+    );
     const seat = model.find((s) => s.id === 'work-max');
     const ref = { seat: 'work-max', model: 'claude-sonnet-4-5' };
     expect(deriveTarget(seat, ref, NOW + 4999, MAX).phase).toBe('tripped');
@@ -56,15 +72,24 @@ describe('deriving what the screen shows', () => {
   });
 
   test('an active rate limit holds a probe-ready seat back until it ends', () => {
-    let model = applyBreakerEvent(snapshot.seats, breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: NOW + 1000 }));
-    model = applyBreakerEvent(model, breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_rate_limit', seat: 'work-max', until: NOW + 8000 }));
+    let model = applyBreakerEvent(
+      snapshot.seats,
+      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: NOW + 1000 }),
+    );
+    model = applyBreakerEvent(
+      model,
+      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_rate_limit', seat: 'work-max', until: NOW + 8000 }),
+    );
     const seat = model.find((s) => s.id === 'work-max');
     const target = deriveTarget(seat, { seat: 'work-max', model: 'claude-opus-4-1' }, NOW + 2000, MAX);
     expect(target).toMatchObject({ phase: 'tripped', reasons: ['credit', 'rate_limit'], deadline: NOW + 8000, deadlineKind: 'rate_limit' });
   });
 
   test('a claimed probe reads as probing until claim time + max cooldown', () => {
-    let model = applyBreakerEvent(snapshot.seats, breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: NOW }));
+    let model = applyBreakerEvent(
+      snapshot.seats,
+      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: NOW }),
+    );
     model = applyBreakerEvent(model, breakerEvent({ ts: NOW + 10, action: 'probe_claimed', scope: 'seat_credit', seat: 'work-max' }));
     const seat = model.find((s) => s.id === 'work-max');
     const ref = { seat: 'work-max', model: 'claude-opus-4-1' };
@@ -73,8 +98,14 @@ describe('deriving what the screen shows', () => {
   });
 
   test('a rate limit only ever extends', () => {
-    let model = applyBreakerEvent(snapshot.seats, breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_rate_limit', seat: 'work-max', until: NOW + 8000 }));
-    model = applyBreakerEvent(model, breakerEvent({ ts: NOW + 1, action: 'extended', scope: 'seat_rate_limit', seat: 'work-max', until: NOW + 3000 }));
+    let model = applyBreakerEvent(
+      snapshot.seats,
+      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_rate_limit', seat: 'work-max', until: NOW + 8000 }),
+    );
+    model = applyBreakerEvent(
+      model,
+      breakerEvent({ ts: NOW + 1, action: 'extended', scope: 'seat_rate_limit', seat: 'work-max', until: NOW + 3000 }),
+    );
     expect(model.find((s) => s.id === 'work-max')!.rate_limit!.until).toBe(NOW + 8000);
   });
 
@@ -84,12 +115,21 @@ describe('deriving what the screen shows', () => {
       { kind: 'credit', phase: 'tripped', refused: 4, failedProbes: 1, deadline: NOW + 185_000 },
     ]);
     expect(seats.find((s) => s.id === 'openrouter')!.breakers).toEqual([{ kind: 'rate_limit', refused: 1, deadline: NOW + 42_000 }]);
-    const streaky = troubledSnapshot(NOW).seats.map((s) => (s.id === 'work-max' ? { ...s, credit: null, models: s.models.map((m) => ({ ...m, streak: 2 })) } : s));
-    expect(deriveSeats(streaky, NOW, MAX).find((s) => s.id === 'work-max')!.breakers[0]).toEqual({ kind: 'streak', model: 'claude-sonnet-4-5', streak: 2 });
+    const streaky = troubledSnapshot(NOW).seats.map((s) =>
+      s.id === 'work-max' ? { ...s, credit: null, models: s.models.map((m) => ({ ...m, streak: 2 })) } : s,
+    );
+    expect(deriveSeats(streaky, NOW, MAX).find((s) => s.id === 'work-max')!.breakers[0]).toEqual({
+      kind: 'streak',
+      model: 'claude-sonnet-4-5',
+      streak: 2,
+    });
   });
 
   test('events for an unknown seat change nothing', () => {
-    const model = applyBreakerEvent(snapshot.seats, breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'nobody', until: NOW + 1 }));
+    const model = applyBreakerEvent(
+      snapshot.seats,
+      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'nobody', until: NOW + 1 }),
+    );
     expect(model).toBe(snapshot.seats);
   });
 });

@@ -3,7 +3,17 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Snapshot } from '@routeplane/shared';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { askSonnet, assertBuilt, CLI, startFakeUpstream, startServe, writeDaemonConfig, type DaemonSetup, type FakeUpstream, type RunningServe } from './support/real-daemon.js';
+import {
+  askSonnet,
+  assertBuilt,
+  CLI,
+  startFakeUpstream,
+  startServe,
+  writeDaemonConfig,
+  type DaemonSetup,
+  type FakeUpstream,
+  type RunningServe,
+} from './support/real-daemon.js';
 
 /**
  * `routeplane top` when stdout is not a terminal (piped, as here): one
@@ -33,7 +43,9 @@ afterAll(async () => {
 
 describe('top, not on a terminal', () => {
   test('prints one plain-text snapshot and exits 0', async () => {
-    const { stdout, stderr } = await run(process.execPath, [CLI, 'top', '--socket', setup.socketPath], { env: { ...process.env, NO_COLOR: '' } });
+    const { stdout, stderr } = await run(process.execPath, [CLI, 'top', '--socket', setup.socketPath], {
+      env: { ...process.env, NO_COLOR: '' },
+    });
     expect(stderr).toBe('');
     expect(stdout).not.toContain('\x1b');
     const lines = stdout.trimEnd().split('\n');

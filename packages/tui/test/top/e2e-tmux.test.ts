@@ -1,7 +1,17 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { connectControl } from '../../src/client/control-client.js';
-import { askSonnet, assertBuilt, CLI, startFakeUpstream, startServe, writeDaemonConfig, type DaemonSetup, type FakeUpstream, type RunningServe } from './support/real-daemon.js';
+import {
+  askSonnet,
+  assertBuilt,
+  CLI,
+  startFakeUpstream,
+  startServe,
+  writeDaemonConfig,
+  type DaemonSetup,
+  type FakeUpstream,
+  type RunningServe,
+} from './support/real-daemon.js';
 import { TmuxSession } from './support/tmux.js';
 
 /**

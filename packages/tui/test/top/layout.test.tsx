@@ -80,7 +80,10 @@ describe('80×24', () => {
     const long = 'a-model-name-that-goes-on-and-on-and-on-far-beyond-any-column';
     app.setSnapshot((now) => {
       const s = troubledSnapshot(now);
-      return { ...s, routes: [...s.routes, { model: 'long', chain: [{ seat: 'work-max', model: long, state: 'healthy', reasons: [], until: null }] }] };
+      return {
+        ...s,
+        routes: [...s.routes, { model: 'long', chain: [{ seat: 'work-max', model: long, state: 'healthy', reasons: [], until: null }] }],
+      };
     });
     const now = Date.now();
     app.daemon.emit(breakerEvent({ ts: now, action: 'tripped', scope: 'seat_credit', seat: 'personal-pro', until: now + 1000 }));

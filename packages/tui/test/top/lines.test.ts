@@ -57,7 +57,11 @@ describe('text fitting', () => {
 
 describe('decision lines', () => {
   test('the attempt path names each seat with its outcome and the server in full', () => {
-    expect(pathSegments(failoverDecision(0)).map((s) => s.text).join('')).toBe('work-max 402 → personal-pro/claude-sonnet-4-5 ok');
+    expect(
+      pathSegments(failoverDecision(0))
+        .map((s) => s.text)
+        .join(''),
+    ).toBe('work-max 402 → personal-pro/claude-sonnet-4-5 ok');
     const timedOut = decision({
       ts: 0,
       attempts: [
@@ -67,14 +71,26 @@ describe('decision lines', () => {
       served_by: 'team/m',
       status: 503,
     });
-    expect(pathSegments(timedOut).map((s) => s.text).join('')).toBe('work-max timeout → team/m 503');
+    expect(
+      pathSegments(timedOut)
+        .map((s) => s.text)
+        .join(''),
+    ).toBe('work-max timeout → team/m 503');
   });
 
   test('a decision with no attempt says why', () => {
     const unknown = decision({ ts: 0, route: 'nope', attempts: [], served_by: null, status: 404 });
-    expect(pathSegments(unknown).map((s) => s.text).join('')).toBe('unknown route');
+    expect(
+      pathSegments(unknown)
+        .map((s) => s.text)
+        .join(''),
+    ).toBe('unknown route');
     const noModel = decision({ ts: 0, route: null, attempts: [], served_by: null, status: 400 });
-    expect(pathSegments(noModel).map((s) => s.text).join('')).toBe('no model in the request');
+    expect(
+      pathSegments(noModel)
+        .map((s) => s.text)
+        .join(''),
+    ).toBe('no model in the request');
   });
 
   test('a filter matches route, seat or status', () => {
@@ -111,7 +127,9 @@ describe('keymap', () => {
 
   test('the footer shows the current mode’s keys from the table, and keeps help and quit when narrow', () => {
     expect(lineText(footerLine('main', ctx, 100))).toBe(' ↑↓ select  r reset  R reset all  p pause  / filter  ? help  q quit');
-    expect(lineText(footerLine('main', { ...ctx, paused: true, filterActive: true }, 120))).toContain('p follow  / filter  Esc clear filter');
+    expect(lineText(footerLine('main', { ...ctx, paused: true, filterActive: true }, 120))).toContain(
+      'p follow  / filter  Esc clear filter',
+    );
     const narrow = lineText(footerLine('main', ctx, 30));
     expect(narrow).toContain('? help');
     expect(narrow).toContain('q quit');

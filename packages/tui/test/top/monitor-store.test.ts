@@ -85,9 +85,15 @@ describe('MonitorStore', () => {
     const store = newStore({ flushIntervalMs: 10 });
     const now = Date.now();
     store.push({ kind: 'snapshot', snapshot: healthySnapshot(now) });
-    store.push({ kind: 'event', event: breakerEvent({ ts: now + 1, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: now + 60_000 }) });
+    store.push({
+      kind: 'event',
+      event: breakerEvent({ ts: now + 1, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: now + 60_000 }),
+    });
     await nextState(store, (s) => chainOf(s, 'sonnet')[0] === 'personal-pro/claude-sonnet-4-5');
-    store.push({ kind: 'event', event: breakerEvent({ ts: now + 2, action: 'cleared', scope: 'seat_credit', seat: 'work-max', reason: 'probe ok' }) });
+    store.push({
+      kind: 'event',
+      event: breakerEvent({ ts: now + 2, action: 'cleared', scope: 'seat_credit', seat: 'work-max', reason: 'probe ok' }),
+    });
     const state = await nextState(store);
     expect(chainOf(state, 'sonnet')[0]).toBe('work-max/claude-sonnet-4-5');
     expect(state.routes[0]!.chain[0]!.phase).toBe('healthy');
@@ -97,16 +103,33 @@ describe('MonitorStore', () => {
     const store = newStore({ flushIntervalMs: 10 });
     const now = Date.now();
     store.push({ kind: 'snapshot', snapshot: healthySnapshot(now) });
-    store.push({ kind: 'event', event: breakerEvent({ ts: now, action: 'tripped', scope: 'model', seat: 'personal-pro', model: 'claude-opus-4-1', until: now - 1 }) });
-    store.push({ kind: 'event', event: breakerEvent({ ts: now, action: 'probe_ready', scope: 'model', seat: 'personal-pro', model: 'claude-opus-4-1' }) });
+    store.push({
+      kind: 'event',
+      event: breakerEvent({ ts: now, action: 'tripped', scope: 'model', seat: 'personal-pro', model: 'claude-opus-4-1', until: now - 1 }),
+    });
+    store.push({
+      kind: 'event',
+      event: breakerEvent({ ts: now, action: 'probe_ready', scope: 'model', seat: 'personal-pro', model: 'claude-opus-4-1' }),
+    });
     let state = await nextState(store);
     expect(state.routes[1]!.chain.at(-1)).toMatchObject({ seat: 'personal-pro', phase: 'probe_ready' });
-    store.push({ kind: 'event', event: breakerEvent({ ts: now + 1, action: 'probe_claimed', scope: 'model', seat: 'personal-pro', model: 'claude-opus-4-1' }) });
+    store.push({
+      kind: 'event',
+      event: breakerEvent({ ts: now + 1, action: 'probe_claimed', scope: 'model', seat: 'personal-pro', model: 'claude-opus-4-1' }),
+    });
     state = await nextState(store);
     expect(state.routes[1]!.chain.at(-1)).toMatchObject({ seat: 'personal-pro', phase: 'probing' });
     store.push({
       kind: 'event',
-      event: breakerEvent({ ts: now + 2, action: 'probe_failed', scope: 'model', seat: 'personal-pro', model: 'claude-opus-4-1', until: now + 120_000, failed_probes: 1 }),
+      event: breakerEvent({
+        ts: now + 2,
+        action: 'probe_failed',
+        scope: 'model',
+        seat: 'personal-pro',
+        model: 'claude-opus-4-1',
+        until: now + 120_000,
+        failed_probes: 1,
+      }),
     });
     state = await nextState(store);
     expect(state.routes[1]!.chain.at(-1)).toMatchObject({ phase: 'tripped', deadline: now + 120_000 });
@@ -118,13 +141,19 @@ describe('MonitorStore', () => {
     const now = Date.now();
     store.push({ kind: 'snapshot', snapshot: healthySnapshot(now) });
     // newer than the snapshot below: must survive it
-    store.push({ kind: 'event', event: breakerEvent({ ts: now + 500, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: now + 60_000 }) });
+    store.push({
+      kind: 'event',
+      event: breakerEvent({ ts: now + 500, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: now + 60_000 }),
+    });
     store.push({ kind: 'snapshot', snapshot: healthySnapshot(now + 100) });
     let state = await nextState(store);
     expect(chainOf(state, 'sonnet').at(-1)).toBe('work-max/claude-sonnet-4-5');
     // older than the latest snapshot (which says healthy): already in it, ignored
     store.push({ kind: 'snapshot', snapshot: healthySnapshot(now + 1000) });
-    store.push({ kind: 'event', event: breakerEvent({ ts: now + 900, action: 'tripped', scope: 'seat_credit', seat: 'personal-pro', until: now + 60_000 }) });
+    store.push({
+      kind: 'event',
+      event: breakerEvent({ ts: now + 900, action: 'tripped', scope: 'seat_credit', seat: 'personal-pro', until: now + 60_000 }),
+    });
     state = await nextState(store);
     expect(chainOf(state, 'sonnet')[0]).toBe('work-max/claude-sonnet-4-5');
     expect(state.routes[0]!.chain.every((t) => t.phase === 'healthy')).toBe(true);
@@ -147,7 +176,9 @@ describe('MonitorStore', () => {
     const store = newStore({ flushIntervalMs: 10, tickIntervalMs: 100 });
     const now = Date.now();
     const snapshot = healthySnapshot(now);
-    const seats = snapshot.seats.map((s) => (s.id === 'work-max' ? { ...s, rate_limit: { since: now, until: now + 1200, refused_count: 0 } } : s));
+    const seats = snapshot.seats.map((s) =>
+      s.id === 'work-max' ? { ...s, rate_limit: { since: now, until: now + 1200, refused_count: 0 } } : s,
+    );
     store.push({ kind: 'snapshot', snapshot: { ...snapshot, seats } });
     store.start();
     const held = await nextState(store);

@@ -40,7 +40,13 @@ describe('header', () => {
   });
 
   test('influence off is said, with what it means', () => {
-    const snapshot = healthySnapshot(NOW, { enabled: false, cooldown_secs: 60, max_cooldown_secs: 900, trip_threshold: 3, window_secs: 300 });
+    const snapshot = healthySnapshot(NOW, {
+      enabled: false,
+      cooldown_secs: 60,
+      max_cooldown_secs: 900,
+      trip_threshold: 3,
+      window_secs: 300,
+    });
     expect(frameOf(<HeaderPanel state={stateFrom(snapshot)} width={100} />)).toContain('influence off (order never changes)');
   });
 });
@@ -62,7 +68,11 @@ describe('chains', () => {
   test('probe-ready and probe-in-flight read differently', () => {
     const snapshot = troubledSnapshot(NOW);
     const seats = snapshot.seats.map((s) =>
-      s.id === 'work-max' ? { ...s, credit: { ...s.credit!, probe_ready_at: NOW - 1, claimed_at: NOW - 1 } } : s.id === 'personal-pro' ? { ...s, models: s.models.map((m) => (m.breaker ? { ...m, breaker: { ...m.breaker, probe_ready_at: NOW - 1 } } : m)) } : s,
+      s.id === 'work-max'
+        ? { ...s, credit: { ...s.credit!, probe_ready_at: NOW - 1, claimed_at: NOW - 1 } }
+        : s.id === 'personal-pro'
+          ? { ...s, models: s.models.map((m) => (m.breaker ? { ...m, breaker: { ...m.breaker, probe_ready_at: NOW - 1 } } : m)) }
+          : s,
     );
     const state = stateFrom({ ...snapshot, seats });
     const frame = frameOf(<ChainsPanel routes={state.routes} now={NOW} width={100} height={8} selectedKey={null} greyed={false} />);
@@ -93,7 +103,9 @@ describe('seats', () => {
 
   test('a model with errors below the trip threshold shows its streak', () => {
     const snapshot = healthySnapshot(NOW);
-    const seats = snapshot.seats.map((s) => (s.id === 'openrouter' ? { ...s, models: s.models.map((m) => (m.model === 'openai/gpt-5-codex' ? { ...m, streak: 2 } : m)) } : s));
+    const seats = snapshot.seats.map((s) =>
+      s.id === 'openrouter' ? { ...s, models: s.models.map((m) => (m.model === 'openai/gpt-5-codex' ? { ...m, streak: 2 } : m)) } : s,
+    );
     const state = stateFrom({ ...snapshot, seats });
     const frame = frameOf(<SeatsPanel rows={seatRows(state.seats, NOW, 3)} width={100} height={5} selectedKey={null} greyed={false} />);
     expect(frame).toMatch(/\n └ openai\/gpt-5-codex +· streak +2 of 3 errors in a row\n?/);
@@ -104,7 +116,9 @@ describe('decision log', () => {
   test('time, route, status, ms and the attempt path, newest last', () => {
     const decisions = [decision({ ts: NOW - 2000 }), failoverDecision(NOW)];
     const state = stateFrom(troubledSnapshot(NOW), { decisions });
-    const frame = frameOf(<DecisionLogPanel decisions={state.decisions} received={2} filter="" pausedAt={null} width={100} height={4} greyed={false} />);
+    const frame = frameOf(
+      <DecisionLogPanel decisions={state.decisions} received={2} filter="" pausedAt={null} width={100} height={4} greyed={false} />,
+    );
     const rows = frame.split('\n');
     expect(rows[0]).toMatch(/^─ DECISIONS {2}following ─+$/);
     expect(rows[1]).toBe(' 14:03:05 sonnet 200 652ms personal-pro/claude-sonnet-4-5 ok');
@@ -120,6 +134,8 @@ describe('decision log', () => {
 describe('footer', () => {
   test('the keys from the keymap', () => {
     const ctx = { connected: true, influenceEnabled: true, hasSelection: true, filterActive: false, paused: false };
-    expect(frameOf(<Footer mode="main" ctx={ctx} width={100} />)).toBe(' ↑↓ select  r reset  R reset all  p pause  / filter  ? help  q quit');
+    expect(frameOf(<Footer mode="main" ctx={ctx} width={100} />)).toBe(
+      ' ↑↓ select  r reset  R reset all  p pause  / filter  ? help  q quit',
+    );
   });
 });

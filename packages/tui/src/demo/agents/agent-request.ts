@@ -41,7 +41,13 @@ export function agentBody(req: AgentRequest): Record<string, unknown> {
  * Sends one request to routeplane over real HTTP and reads the whole answer,
  * streamed or not, the way an SDK would.
  */
-export function sendAgentRequest(baseUrl: string, req: AgentRequest, httpAgent: HttpAgent, signal: AbortSignal, agentName: string): Promise<AgentOutcome> {
+export function sendAgentRequest(
+  baseUrl: string,
+  req: AgentRequest,
+  httpAgent: HttpAgent,
+  signal: AbortSignal,
+  agentName: string,
+): Promise<AgentOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const path = req.family === 'anthropic' ? '/v1/messages' : '/v1/chat/completions';
@@ -50,7 +56,9 @@ export function sendAgentRequest(baseUrl: string, req: AgentRequest, httpAgent: 
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(payload)),
     'user-agent': `routeplane-demo/${agentName}`,
-    ...(req.family === 'anthropic' ? { 'x-api-key': AGENT_KEY, 'anthropic-version': '2023-06-01' } : { authorization: `Bearer ${AGENT_KEY}` }),
+    ...(req.family === 'anthropic'
+      ? { 'x-api-key': AGENT_KEY, 'anthropic-version': '2023-06-01' }
+      : { authorization: `Bearer ${AGENT_KEY}` }),
     ...(req.stream ? { accept: 'text/event-stream' } : {}),
   };
 
@@ -82,7 +90,7 @@ export function sendAgentRequest(baseUrl: string, req: AgentRequest, httpAgent: 
       // Headers arrived, so this is the one response; a body cut short is judged truncated.
       res.on('error', () => (signal.aborted ? settle({ kind: 'aborted', ms: elapsed() }) : answered('truncated')));
       res.on('close', () => {
-        if (!res.complete) (signal.aborted ? settle({ kind: 'aborted', ms: elapsed() }) : answered('truncated'));
+        if (!res.complete) signal.aborted ? settle({ kind: 'aborted', ms: elapsed() }) : answered('truncated');
       });
     });
     outgoing.on('error', (err) =>

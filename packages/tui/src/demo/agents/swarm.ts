@@ -109,7 +109,13 @@ export class Swarm {
       const route = random.weighted(this.opts.routes, (r) => r.weight);
       const stream = random.next() < this.opts.streamShare;
       this.tally.sent++;
-      const outcome = await sendAgentRequest(this.opts.url, { family: route.family, route: route.model, stream, prompt: random.pick(PROMPTS) }, this.httpAgent, this.cutting.signal, name);
+      const outcome = await sendAgentRequest(
+        this.opts.url,
+        { family: route.family, route: route.model, stream, prompt: random.pick(PROMPTS) },
+        this.httpAgent,
+        this.cutting.signal,
+        name,
+      );
       this.count(outcome);
       this.opts.onOutcome?.({ agent: index + 1, route: route.model, stream, outcome });
       await this.think(random.between(this.opts.thinkSecs));

@@ -62,7 +62,9 @@ export function breakerLine(b: BreakerEvent, time: StoryTime, colour: ChalkInsta
   const details: string[] = [];
   // A cooldown is news when it starts or doubles; on ready/claimed it would only repeat itself.
   if (b.cooldown_ms !== null && (b.action === 'tripped' || b.action === 'extended' || b.action === 'probe_failed')) {
-    details.push(b.scope === 'seat_rate_limit' ? `retry-after ${storySpan(b.cooldown_ms, time)}` : `cooldown ${storySpan(b.cooldown_ms, time)}`);
+    details.push(
+      b.scope === 'seat_rate_limit' ? `retry-after ${storySpan(b.cooldown_ms, time)}` : `cooldown ${storySpan(b.cooldown_ms, time)}`,
+    );
   }
   if (b.failed_probes > 0) details.push(`failed probes ${b.failed_probes}`);
   details.push(`(${b.reason})`);

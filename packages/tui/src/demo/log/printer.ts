@@ -94,7 +94,14 @@ export function jsonPrinter(write: Write, note: Write): DemoPrinter {
     outcome({ agent, route, stream, outcome }) {
       const common = { type: 'agent_outcome', agent, route, stream, kind: outcome.kind, ms: outcome.ms };
       if (outcome.kind === 'response') {
-        line({ ...common, status: outcome.status, completion: outcome.completion, request_id: outcome.requestId, served_by: outcome.servedBy, attempts: outcome.attempts });
+        line({
+          ...common,
+          status: outcome.status,
+          completion: outcome.completion,
+          request_id: outcome.requestId,
+          served_by: outcome.servedBy,
+          attempts: outcome.attempts,
+        });
       } else {
         line(common);
       }

@@ -47,7 +47,13 @@ export const anthropicWire: WireFormat = {
 
   streamHead(meta) {
     return (
-      sseFrame({ type: 'message_start', message: { ...messageShell(meta), content: [], stop_reason: null, usage: { input_tokens: meta.promptTokens, output_tokens: 1 } } }, 'message_start') +
+      sseFrame(
+        {
+          type: 'message_start',
+          message: { ...messageShell(meta), content: [], stop_reason: null, usage: { input_tokens: meta.promptTokens, output_tokens: 1 } },
+        },
+        'message_start',
+      ) +
       sseFrame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start') +
       sseFrame({ type: 'ping' }, 'ping')
     );
@@ -60,7 +66,10 @@ export const anthropicWire: WireFormat = {
   streamTail(_meta, outputTokens) {
     return (
       sseFrame({ type: 'content_block_stop', index: 0 }, 'content_block_stop') +
-      sseFrame({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: outputTokens } }, 'message_delta') +
+      sseFrame(
+        { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: outputTokens } },
+        'message_delta',
+      ) +
       sseFrame({ type: 'message_stop' }, 'message_stop')
     );
   },

@@ -17,7 +17,7 @@ export const openaiWire: WireFormat = {
 
   authProblem(headers, key) {
     const sent = headers.authorization;
-    if (sent === undefined) return 'You didn\'t provide an API key.';
+    if (sent === undefined) return "You didn't provide an API key.";
     // Never echo what was sent: it may be someone's real key.
     return sent === `Bearer ${key}` ? null : 'Incorrect API key provided.';
   },
@@ -37,7 +37,9 @@ export const openaiWire: WireFormat = {
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: meta.model,
-      choices: [{ index: 0, message: { role: 'assistant', content: tokens.join(''), refusal: null }, logprobs: null, finish_reason: 'stop' }],
+      choices: [
+        { index: 0, message: { role: 'assistant', content: tokens.join(''), refusal: null }, logprobs: null, finish_reason: 'stop' },
+      ],
       usage: usage(meta, tokens.length),
     });
   },
@@ -52,7 +54,8 @@ export const openaiWire: WireFormat = {
 
   streamTail(meta, outputTokens, body) {
     const options = body.stream_options as { include_usage?: unknown } | undefined;
-    const usageFrame = options?.include_usage === true ? sseFrame({ ...chunk(meta, null, null), choices: [], usage: usage(meta, outputTokens) }) : '';
+    const usageFrame =
+      options?.include_usage === true ? sseFrame({ ...chunk(meta, null, null), choices: [], usage: usage(meta, outputTokens) }) : '';
     return sseFrame(chunk(meta, {}, 'stop')) + usageFrame + sseFrame('[DONE]');
   },
 };

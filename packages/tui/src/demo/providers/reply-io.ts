@@ -6,7 +6,14 @@ import type { RefusalKind, ReplyMeta, WireFormat } from './wire.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-export function refuse(res: ServerResponse, wire: WireFormat, kind: RefusalKind, status: number, message: string, headers: Record<string, string> = {}): number {
+export function refuse(
+  res: ServerResponse,
+  wire: WireFormat,
+  kind: RefusalKind,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): number {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(wire.errorBody(kind, status, message));
   return status;

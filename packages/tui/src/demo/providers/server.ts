@@ -127,7 +127,13 @@ export async function startSimulatedSeat(opts: SimulatedSeatOptions): Promise<Si
   function refuseFor(res: ServerResponse, behaviour: Exclude<Behaviour, { kind: 'ok' | 'slow' }>): number {
     switch (behaviour.kind) {
       case 'credit_out':
-        return refuse(res, wire, 'credit', 402, 'Your credit balance is too low to access the API. Please go to Plans & Billing to upgrade or purchase credits.');
+        return refuse(
+          res,
+          wire,
+          'credit',
+          402,
+          'Your credit balance is too low to access the API. Please go to Plans & Billing to upgrade or purchase credits.',
+        );
       case 'server_error':
         return refuse(res, wire, 'server', behaviour.status, behaviour.status === 529 ? 'Overloaded' : 'Internal server error');
       case 'rate_limited': {

@@ -5,9 +5,7 @@ import { scenarioSchema, type Scenario } from './schema.js';
 
 export type ScenarioIssue = ConfigIssue;
 
-export type ScenarioResult =
-  | { ok: true; file: string; scenario: Scenario }
-  | { ok: false; file: string; issues: ScenarioIssue[] };
+export type ScenarioResult = { ok: true; file: string; scenario: Scenario } | { ok: false; file: string; issues: ScenarioIssue[] };
 
 /** The scenario `routeplane demo` plays when no --scenario is given. */
 export const DEFAULT_SCENARIO_FILE = fileURLToPath(new URL('../../../scenarios/default.yaml', import.meta.url));
@@ -44,7 +42,10 @@ export function crossCheck(scenario: Scenario): RawIssue[] {
     seat.timeline.forEach((phase, j) => {
       const at = ['seats', i, 'timeline', j];
       if (phase.model !== undefined && !seat.models.includes(phase.model)) {
-        issues.push({ path: [...at, 'model'], message: `"${phase.model}" is not a model of seat ${seat.id} (models: ${seat.models.join(', ')})` });
+        issues.push({
+          path: [...at, 'model'],
+          message: `"${phase.model}" is not a model of seat ${seat.id} (models: ${seat.models.join(', ')})`,
+        });
       }
       if (phase.to !== undefined && phase.to <= phase.from) {
         issues.push({ path: [...at, 'to'], message: `must be after from (${phase.from})` });
@@ -67,7 +68,10 @@ export function crossCheck(scenario: Scenario): RawIssue[] {
       if (!models) {
         issues.push({ path: ['routes', i, 'chain', j], message: `unknown seat "${seat}" (declared: ${[...seats.keys()].join(', ')})` });
       } else if (!models.has(model)) {
-        issues.push({ path: ['routes', i, 'chain', j], message: `"${model}" is not a model of seat ${seat} (models: ${[...models].join(', ')})` });
+        issues.push({
+          path: ['routes', i, 'chain', j],
+          message: `"${model}" is not a model of seat ${seat} (models: ${[...models].join(', ')})`,
+        });
       }
     });
   });

@@ -10,9 +10,7 @@ const seatId = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected an id of [a-
 
 /** `[min, max]`: each use picks uniformly in between. */
 function range(min: number, label: string) {
-  return z
-    .tuple([z.number().min(min), z.number().min(min)])
-    .refine(([a, b]) => a <= b, `expected [min, max] ${label} with min <= max`);
+  return z.tuple([z.number().min(min), z.number().min(min)]).refine(([a, b]) => a <= b, `expected [min, max] ${label} with min <= max`);
 }
 
 const phaseWindow = {

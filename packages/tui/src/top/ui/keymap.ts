@@ -64,8 +64,23 @@ const whyNoReset = (ctx: KeyContext) =>
   !ctx.connected ? 'not connected to the daemon: reset is unavailable' : 'routing influence is disabled (no breakers to reset)';
 
 export const KEYMAP: readonly KeyBinding[] = [
-  { command: 'select-up', mode: 'main', keys: [{ special: 'up' }, { char: 'k' }], keyLabel: '↑ k', label: 'select the row above', footer: 'select', footerKeys: '↑↓' },
-  { command: 'select-down', mode: 'main', keys: [{ special: 'down' }, { char: 'j' }], keyLabel: '↓ j', label: 'select the row below', footer: null },
+  {
+    command: 'select-up',
+    mode: 'main',
+    keys: [{ special: 'up' }, { char: 'k' }],
+    keyLabel: '↑ k',
+    label: 'select the row above',
+    footer: 'select',
+    footerKeys: '↑↓',
+  },
+  {
+    command: 'select-down',
+    mode: 'main',
+    keys: [{ special: 'down' }, { char: 'j' }],
+    keyLabel: '↓ j',
+    label: 'select the row below',
+    footer: null,
+  },
   {
     command: 'reset-selected',
     mode: 'main',
@@ -86,14 +101,49 @@ export const KEYMAP: readonly KeyBinding[] = [
     enabled: canReset,
     disabledReason: whyNoReset,
   },
-  { command: 'toggle-pause', mode: 'main', keys: [{ char: 'p' }], keyLabel: 'p', label: 'pause / follow the decision log', footer: (ctx) => (ctx.paused ? 'follow' : 'pause') },
-  { command: 'open-filter', mode: 'main', keys: [{ char: '/' }], keyLabel: '/', label: 'filter the log by route, seat or status', footer: 'filter' },
-  { command: 'clear-filter', mode: 'main', keys: [{ special: 'escape' }], keyLabel: 'Esc', label: 'clear the log filter', footer: (ctx) => (ctx.filterActive ? 'clear filter' : null) },
+  {
+    command: 'toggle-pause',
+    mode: 'main',
+    keys: [{ char: 'p' }],
+    keyLabel: 'p',
+    label: 'pause / follow the decision log',
+    footer: (ctx) => (ctx.paused ? 'follow' : 'pause'),
+  },
+  {
+    command: 'open-filter',
+    mode: 'main',
+    keys: [{ char: '/' }],
+    keyLabel: '/',
+    label: 'filter the log by route, seat or status',
+    footer: 'filter',
+  },
+  {
+    command: 'clear-filter',
+    mode: 'main',
+    keys: [{ special: 'escape' }],
+    keyLabel: 'Esc',
+    label: 'clear the log filter',
+    footer: (ctx) => (ctx.filterActive ? 'clear filter' : null),
+  },
   { command: 'open-help', mode: 'main', keys: [{ char: '?' }], keyLabel: '?', label: 'show this help', footer: 'help' },
   { command: 'quit', mode: 'main', keys: [{ char: 'q' }], keyLabel: 'q', label: 'quit', footer: 'quit' },
 
-  { command: 'filter-type', mode: 'filter', keys: [{ special: 'text' }], keyLabel: 'text', label: 'type a route, seat or status', footer: null },
-  { command: 'filter-delete', mode: 'filter', keys: [{ special: 'backspace' }], keyLabel: 'Backspace', label: 'delete the last character', footer: null },
+  {
+    command: 'filter-type',
+    mode: 'filter',
+    keys: [{ special: 'text' }],
+    keyLabel: 'text',
+    label: 'type a route, seat or status',
+    footer: null,
+  },
+  {
+    command: 'filter-delete',
+    mode: 'filter',
+    keys: [{ special: 'backspace' }],
+    keyLabel: 'Backspace',
+    label: 'delete the last character',
+    footer: null,
+  },
   { command: 'filter-apply', mode: 'filter', keys: [{ special: 'return' }], keyLabel: 'Enter', label: 'keep this filter', footer: 'keep' },
   { command: 'filter-cancel', mode: 'filter', keys: [{ special: 'escape' }], keyLabel: 'Esc', label: 'clear the filter', footer: 'clear' },
 
@@ -108,7 +158,15 @@ export const KEYMAP: readonly KeyBinding[] = [
     footerKeys: 'n/Enter',
   },
 
-  { command: 'close-help', mode: 'help', keys: [{ special: 'escape' }, { char: '?' }, { char: 'q' }], keyLabel: 'Esc ? q', label: 'close this help', footer: 'close help', footerKeys: 'Esc' },
+  {
+    command: 'close-help',
+    mode: 'help',
+    keys: [{ special: 'escape' }, { char: '?' }, { char: 'q' }],
+    keyLabel: 'Esc ? q',
+    label: 'close this help',
+    footer: 'close help',
+    footerKeys: 'Esc',
+  },
 ];
 
 export const MODE_TITLES: Record<Mode, string> = {

@@ -8,6 +8,7 @@
  * terminals do for the text a monitor shows (ids, model names, our glyphs),
  * without pulling in a width library for it.
  */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: one code point per test, never a sequence
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f]$/u;
 
 function codePointWidth(cp: number, ch: string): number {

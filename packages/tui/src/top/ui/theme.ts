@@ -5,18 +5,7 @@
  * written; meaning is always carried by a glyph or a word as well, and the
  * remaining attributes (bold, dim, inverse) are not colour (no-color.org).
  */
-export type Tone =
-  | 'plain'
-  | 'ok'
-  | 'bad'
-  | 'warn'
-  | 'probe'
-  | 'info'
-  | 'muted'
-  | 'title'
-  | 'key'
-  | 'selected'
-  | 'badge';
+export type Tone = 'plain' | 'ok' | 'bad' | 'warn' | 'probe' | 'info' | 'muted' | 'title' | 'key' | 'selected' | 'badge';
 
 export interface ToneProps {
   color?: string;

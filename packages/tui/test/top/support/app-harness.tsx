@@ -40,14 +40,23 @@ export async function startApp(
     status: () => ({ now: Date.now(), open: [] }),
   });
   const store = new MonitorStore({ flushIntervalMs: 20 });
-  const manager = new ConnectionManager({ connect: daemon.connect, store, initialBackoffMs: 100, maxBackoffMs: 400, resnapshotIntervalMs: 100 });
+  const manager = new ConnectionManager({
+    connect: daemon.connect,
+    store,
+    initialBackoffMs: 100,
+    maxBackoffMs: 400,
+    resnapshotIntervalMs: 100,
+  });
   const started = await manager.start();
   if (!started.ok) throw started.error;
   store.start();
-  const ui = renderInk(<App store={store} actions={manager} theme={createTheme({ colour: options.colour ?? false })} messageMs={options.messageMs} />, {
-    columns: options.columns ?? 100,
-    rows: options.rows ?? 30,
-  });
+  const ui = renderInk(
+    <App store={store} actions={manager} theme={createTheme({ colour: options.colour ?? false })} messageMs={options.messageMs} />,
+    {
+      columns: options.columns ?? 100,
+      rows: options.rows ?? 30,
+    },
+  );
   await ui.ready();
   await ui.waitFor(options.firstFrame ?? '● live');
   return {

@@ -19,9 +19,7 @@ export class FakeClient implements MonitorClient {
   private readonly closeListeners: ((error: Error | null) => void)[] = [];
   closed = false;
 
-  constructor(
-    private readonly daemon: FakeDaemon,
-  ) {}
+  constructor(private readonly daemon: FakeDaemon) {}
 
   request<C extends ControlCommand>(cmd: C, args?: { seat?: string; model?: string }): Promise<ResultByCommand[C]> {
     if (this.closed) return Promise.reject(new Error('connection closed'));

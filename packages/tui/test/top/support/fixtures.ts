@@ -7,8 +7,21 @@ import type { BreakerEvent, DecisionEvent, HelloResult, Snapshot, SnapshotSeat }
 export const SEATS = ['work-max', 'personal-pro', 'openrouter'] as const;
 
 export const ROUTES = [
-  { model: 'sonnet', chain: [{ seat: 'work-max', model: 'claude-sonnet-4-5' }, { seat: 'personal-pro', model: 'claude-sonnet-4-5' }, { seat: 'openrouter', model: 'anthropic/claude-sonnet-4.5' }] },
-  { model: 'opus', chain: [{ seat: 'work-max', model: 'claude-opus-4-1' }, { seat: 'personal-pro', model: 'claude-opus-4-1' }] },
+  {
+    model: 'sonnet',
+    chain: [
+      { seat: 'work-max', model: 'claude-sonnet-4-5' },
+      { seat: 'personal-pro', model: 'claude-sonnet-4-5' },
+      { seat: 'openrouter', model: 'anthropic/claude-sonnet-4.5' },
+    ],
+  },
+  {
+    model: 'opus',
+    chain: [
+      { seat: 'work-max', model: 'claude-opus-4-1' },
+      { seat: 'personal-pro', model: 'claude-opus-4-1' },
+    ],
+  },
   { model: 'codex', chain: [{ seat: 'openrouter', model: 'openai/gpt-5-codex' }] },
 ];
 
@@ -32,7 +45,10 @@ export function healthySnapshot(now: number, influence = INFLUENCE): Snapshot {
   return {
     now,
     influence,
-    routes: ROUTES.map((r) => ({ model: r.model, chain: r.chain.map((t) => ({ ...t, state: 'healthy' as const, reasons: [], until: null })) })),
+    routes: ROUTES.map((r) => ({
+      model: r.model,
+      chain: r.chain.map((t) => ({ ...t, state: 'healthy' as const, reasons: [], until: null })),
+    })),
     seats: SEATS.map(healthySeat),
     counters: { requests: 0, failovers: 0, fail_open: 0 },
   };
@@ -43,8 +59,22 @@ export function healthySnapshot(now: number, influence = INFLUENCE): Snapshot {
  * openrouter rate-limited for 42s, personal-pro/claude-opus-4-1 tripped by errors.
  */
 export function troubledSnapshot(now: number): Snapshot {
-  const credit = { tripped_at: now - 10_000, cooldown_ms: 120_000, probe_ready_at: now + 185_000, failed_probes: 1, refused_count: 4, claimed_at: null };
-  const modelBreaker = { tripped_at: now - 5_000, cooldown_ms: 60_000, probe_ready_at: now + 55_000, failed_probes: 0, refused_count: 2, claimed_at: null };
+  const credit = {
+    tripped_at: now - 10_000,
+    cooldown_ms: 120_000,
+    probe_ready_at: now + 185_000,
+    failed_probes: 1,
+    refused_count: 4,
+    claimed_at: null,
+  };
+  const modelBreaker = {
+    tripped_at: now - 5_000,
+    cooldown_ms: 60_000,
+    probe_ready_at: now + 55_000,
+    failed_probes: 0,
+    refused_count: 2,
+    claimed_at: null,
+  };
   const seats = SEATS.map(healthySeat).map((seat) => {
     if (seat.id === 'work-max') return { ...seat, credit };
     if (seat.id === 'openrouter') return { ...seat, rate_limit: { since: now - 1000, until: now + 42_000, refused_count: 1 } };
@@ -53,7 +83,13 @@ export function troubledSnapshot(now: number): Snapshot {
     }
     return seat;
   });
-  const t = (seat: string, model: string, state: 'healthy' | 'tripped', reasons: ('credit' | 'rate_limit' | 'model_errors')[], until: number | null) => ({
+  const t = (
+    seat: string,
+    model: string,
+    state: 'healthy' | 'tripped',
+    reasons: ('credit' | 'rate_limit' | 'model_errors')[],
+    until: number | null,
+  ) => ({
     seat,
     model,
     state,
@@ -73,7 +109,13 @@ export function troubledSnapshot(now: number): Snapshot {
         ],
       },
       // all tripped: fail open, configured order
-      { model: 'opus', chain: [t('work-max', 'claude-opus-4-1', 'tripped', ['credit'], now + 185_000), t('personal-pro', 'claude-opus-4-1', 'tripped', ['model_errors'], now + 55_000)] },
+      {
+        model: 'opus',
+        chain: [
+          t('work-max', 'claude-opus-4-1', 'tripped', ['credit'], now + 185_000),
+          t('personal-pro', 'claude-opus-4-1', 'tripped', ['model_errors'], now + 55_000),
+        ],
+      },
       { model: 'codex', chain: [t('openrouter', 'openai/gpt-5-codex', 'tripped', ['rate_limit'], now + 42_000)] },
     ],
     seats,

@@ -125,7 +125,10 @@ export interface RunningServe {
 
 /** `routeplane serve --config …`, resolved once it prints its listening line. */
 export async function startServe(setup: DaemonSetup): Promise<RunningServe> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--config', setup.configPath], { env: setup.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--config', setup.configPath], {
+    env: setup.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));

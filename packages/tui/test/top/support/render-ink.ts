@@ -45,7 +45,6 @@ class FakeStdin extends EventEmitter {
   unref(): void {}
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 export function stripAnsi(text: string): string {
@@ -98,7 +97,9 @@ export function renderInk(node: ReactElement, size: { columns: number; rows: num
       const current = frame();
       if (test(current)) return current;
       if (Date.now() > deadline) {
-        throw new Error(`timed out waiting for ${typeof expect === 'string' ? JSON.stringify(expect) : 'a condition'}; last frame:\n${current}`);
+        throw new Error(
+          `timed out waiting for ${typeof expect === 'string' ? JSON.stringify(expect) : 'a condition'}; last frame:\n${current}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

@@ -5,7 +5,10 @@ import type { MonitorState } from '../../../src/top/store/monitor-store.js';
 import { hello } from './fixtures.js';
 
 /** A MonitorState as the store would hold it after `snapshot` and `decisions`, for panel tests. */
-export function stateFrom(snapshot: Snapshot, options: { decisions?: DecisionEvent[]; connection?: MonitorState['connection'] } = {}): MonitorState {
+export function stateFrom(
+  snapshot: Snapshot,
+  options: { decisions?: DecisionEvent[]; connection?: MonitorState['connection'] } = {},
+): MonitorState {
   const now = snapshot.now;
   const h = hello(now);
   const orders = learnRouteOrders([], snapshot);

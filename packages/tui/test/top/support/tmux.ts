@@ -24,8 +24,24 @@ export class TmuxSession {
     const assignments = Object.entries(env).map(([k, v]) => `${k}=${v}`);
     // Ink renders nothing live when it believes it runs in CI: the monitor must see a plain terminal.
     this.tmux(
-      'new-session', '-d', '-s', this.name, '-x', String(this.columns), '-y', String(this.rows),
-      'env', '-u', 'CI', '-u', 'CONTINUOUS_INTEGRATION', ...assignments, 'PS1=e2e$ ', 'bash', '--norc', '--noprofile',
+      'new-session',
+      '-d',
+      '-s',
+      this.name,
+      '-x',
+      String(this.columns),
+      '-y',
+      String(this.rows),
+      'env',
+      '-u',
+      'CI',
+      '-u',
+      'CONTINUOUS_INTEGRATION',
+      ...assignments,
+      'PS1=e2e$ ',
+      'bash',
+      '--norc',
+      '--noprofile',
     );
   }
 

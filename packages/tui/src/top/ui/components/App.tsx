@@ -116,15 +116,17 @@ function Monitor({ store, actions, messageMs = 5000 }: Omit<AppProps, 'theme'>) 
         <HelpOverlay width={width} height={bodyHeight} />
       ) : (
         <>
-          <ChainsPanel routes={state.routes} now={state.now} width={width} height={plan.chains} selectedKey={selected?.key ?? null} greyed={greyed} />
+          <ChainsPanel
+            routes={state.routes}
+            now={state.now}
+            width={width}
+            height={plan.chains}
+            selectedKey={selected?.key ?? null}
+            greyed={greyed}
+          />
           <SeatsPanel rows={seatRowList} width={width} height={plan.seats} selectedKey={selected?.key ?? null} greyed={greyed} />
           {mode.kind === 'confirm' ? (
-            <ConfirmDialog
-              request={mode.request}
-              routes={state.routes}
-              width={width}
-              height={plan.log + 1}
-            />
+            <ConfirmDialog request={mode.request} routes={state.routes} width={width} height={plan.log + 1} />
           ) : (
             <DecisionLogPanel
               decisions={state.decisions}

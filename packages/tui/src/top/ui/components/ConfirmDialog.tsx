@@ -4,6 +4,16 @@ import { confirmLines } from '../lines/confirm-lines.js';
 import { Lines } from './Lines.js';
 
 /** The y/N question before a reset. While it shows, keys go to it first: only `y` resets; n, Enter and Esc cancel. */
-export function ConfirmDialog({ request, routes, width, height }: { request: ResetRequest; routes: readonly RouteView[]; width: number; height: number }) {
+export function ConfirmDialog({
+  request,
+  routes,
+  width,
+  height,
+}: {
+  request: ResetRequest;
+  routes: readonly RouteView[];
+  width: number;
+  height: number;
+}) {
   return <Lines lines={confirmLines(request, routes, width)} height={height} />;
 }

@@ -23,17 +23,12 @@ export function DecisionLogPanel({ decisions, received, filter, pausedAt, width,
   const matching = filter === '' ? upToPause : upToPause.filter((d) => matchesFilter(d.event, filter));
   const tail = matching.slice(Math.max(0, matching.length - height));
   const note: Segment[] =
-    pausedAt === null
-      ? [seg('following', 'muted')]
-      : [seg(' PAUSED ', 'badge'), seg(` ${received - pausedAt} new`, 'muted')];
-  const right: Segment[] = filter === '' ? [] : [seg('filter ', 'muted'), seg(`"${truncate(filter, 20)}"`, 'title'), seg(` ${matching.length} shown`, 'muted')];
+    pausedAt === null ? [seg('following', 'muted')] : [seg(' PAUSED ', 'badge'), seg(` ${received - pausedAt} new`, 'muted')];
+  const right: Segment[] =
+    filter === '' ? [] : [seg('filter ', 'muted'), seg(`"${truncate(filter, 20)}"`, 'title'), seg(` ${matching.length} shown`, 'muted')];
   const title = titleLine('DECISIONS', note, width, right);
   const empty =
-    decisions.length === 0
-      ? 'waiting for requests…'
-      : matching.length === 0
-        ? `no decision matches "${truncate(filter, 30)}"`
-        : null;
+    decisions.length === 0 ? 'waiting for requests…' : matching.length === 0 ? `no decision matches "${truncate(filter, 30)}"` : null;
   const body = empty ? [line([seg('  '), seg(empty, 'muted')])] : decisionLines(tail, { width });
   return <Lines lines={[title, ...body]} height={height + 1} greyed={greyed} />;
 }

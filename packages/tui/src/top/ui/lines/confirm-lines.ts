@@ -32,6 +32,19 @@ export function confirmLines(request: ResetRequest, routes: readonly RouteView[]
     titleLine('CONFIRM', [], width),
     clipLine(line([seg(' '), seg(confirmQuestion(request), 'title')]), width),
     ...(note ? [clipLine(line([seg(' '), seg(note, 'warn')]), width)] : []),
-    clipLine(line([seg(' '), seg('y', 'key'), seg(' yes, reset   '), seg('n', 'key'), seg(' / '), seg('Enter', 'key'), seg(' / '), seg('Esc', 'key'), seg(' no (default)')]), width),
+    clipLine(
+      line([
+        seg(' '),
+        seg('y', 'key'),
+        seg(' yes, reset   '),
+        seg('n', 'key'),
+        seg(' / '),
+        seg('Enter', 'key'),
+        seg(' / '),
+        seg('Esc', 'key'),
+        seg(' no (default)'),
+      ]),
+      width,
+    ),
   ];
 }

@@ -39,9 +39,21 @@ function join(list: readonly Hint[], lead: readonly Segment[]): Segment[] {
   return out;
 }
 
-export function footerLine(mode: Mode, ctx: KeyContext, width: number, lead: readonly Segment[] = [], keymap: readonly KeyBinding[] = KEYMAP): Line {
+export function footerLine(
+  mode: Mode,
+  ctx: KeyContext,
+  width: number,
+  lead: readonly Segment[] = [],
+  keymap: readonly KeyBinding[] = KEYMAP,
+): Line {
   let list = hints(mode, ctx, keymap);
-  const fits = () => textWidth(join(list, lead).map((s) => s.text).join('')) <= width - 1;
+  const fits = () =>
+    textWidth(
+      join(list, lead)
+        .map((s) => s.text)
+        .join(''),
+    ) <=
+    width - 1;
   while (!fits()) {
     const drop = list.map((h) => h.binding.command).findLastIndex((c) => !ALWAYS_SHOWN.has(c));
     if (drop === -1) break;

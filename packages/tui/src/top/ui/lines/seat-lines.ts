@@ -34,7 +34,16 @@ export function seatRows(seats: readonly SeatView[], now: number, tripThreshold:
     const seatReset: ResetRequest = { scope: 'seat', seat: seat.id };
     const seatWide = seat.breakers.filter((b) => b.kind === 'credit' || b.kind === 'rate_limit');
     if (seatWide.length === 0) {
-      rows.push({ key: `seat:${seat.id}`, reset: seatReset, seat: seat.id, glyph: PHASE_GLYPH.healthy, name: seat.id, word: 'healthy', detail: [seat.provider], tone: 'ok' });
+      rows.push({
+        key: `seat:${seat.id}`,
+        reset: seatReset,
+        seat: seat.id,
+        glyph: PHASE_GLYPH.healthy,
+        name: seat.id,
+        word: 'healthy',
+        detail: [seat.provider],
+        tone: 'ok',
+      });
     }
     seatWide.forEach((breaker, i) => {
       rows.push({
