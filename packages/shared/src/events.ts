@@ -1,13 +1,17 @@
+import type { Breaker, BreakerScope, Signal, TripReason } from './breaker/breaker.js';
+import type { StoreInfo } from './snapshot.js';
+
 /**
  * Everything the daemon tells the world, as discriminated unions on `type`.
  * Times are epoch milliseconds; durations end in `_ms`.
  */
 
 export type Family = 'anthropic' | 'openai';
+export type Lane = 'foreground' | 'background';
+export type Balance = 'ordered' | 'spread' | 'cost' | 'latency';
 
-/** Why a target sits where it does in a request's chain. */
-export type TripReason = 'credit' | 'rate_limit' | 'model_errors';
-export type ChainEntryReason = TripReason | 'protocol';
+/** Why a chain entry sits where it does, or why it was not tried. */
+export type ChainEntryReason = TripReason | 'protocol' | 'drained' | 'reserve';
 
 export type ChainEntryState = 'healthy' | 'tripped' | 'probe' | 'skipped';
 
@@ -17,9 +21,16 @@ export interface DecisionChainEntry {
   state: ChainEntryState;
   /** null when healthy; the primary reason otherwise. */
   reason: ChainEntryReason | null;
+  /** the agent pinned this entry (spec/policy.md "Pins") */
+  pinned: boolean;
+  /** ms until probe-ready or the deadline, when tripped; null otherwise */
+  left_ms: number | null;
 }
 
 export type AttemptOutcome = 'ok' | 'http_402' | 'http_429' | 'http_5xx' | 'http_4xx' | 'timeout' | 'network' | 'aborted' | 'stream_error';
+
+/** What one upstream answer is evidence of (spec/signals.md "Evidence classes"). */
+export type EvidenceClass = 'ok' | 'credit' | 'quota' | 'rate_limit' | 'model_error' | 'key_rejected' | 'request' | 'none';
 
 export interface Attempt {
   seat: string;
@@ -28,6 +39,19 @@ export interface Attempt {
   /** upstream HTTP status, null when none arrived (timeout, network). */
   status: number | null;
   ms: number;
+  /** null when the agent hung up: that says nothing about the upstream */
+  evidence: EvidenceClass | null;
+  signal: Signal | null;
+  /** 0 for a first attempt on a target, n for its n-th retry (spec/policy.md) */
+  retry: number;
+}
+
+/** Token usage the upstream reported for the request (spec/cli-daemon.md). */
+export interface Usage {
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cache_read_tokens: number | null;
+  cache_write_tokens: number | null;
 }
 
 interface EventBase {
@@ -38,7 +62,7 @@ interface EventBase {
 export interface DecisionEvent extends EventBase {
   type: 'decision';
   request_id: string;
-  /** the model the agent asked for; null when the body had none. */
+  /** the route it resolved to (after aliases); the requested model when it resolved to none; null without a model. */
   route: string | null;
   family: Family;
   stream: boolean;
@@ -50,25 +74,71 @@ export interface DecisionEvent extends EventBase {
   status: number;
   duration_ms: number;
   fail_open: boolean;
+  /** what the agent sent as `model`, before aliases and pins */
+  requested: string | null;
+  /** the agent's id (spec/policy.md "Agents"), null without agents */
+  agent: string | null;
+  lane: Lane;
+  /** first 12 hex digits of SHA-256 of the session key, or null — never the key */
+  session: string | null;
+  balance: Balance;
+  /** a background request answered 503 with no attempt (spec/lanes.md) */
+  skipped: boolean;
+  usage: Usage | null;
+  /** the product token of the agent's user-agent, ≤ 60 characters */
+  client: string | null;
 }
 
-export type BreakerAction = 'tripped' | 'extended' | 'probe_ready' | 'probe_claimed' | 'probe_failed' | 'cleared' | 'reset';
-
-export type BreakerScope = 'seat_credit' | 'seat_rate_limit' | 'model';
+export type BreakerAction =
+  | 'tripped'
+  | 'extended'
+  | 'probe_ready'
+  | 'probe_claimed'
+  | 'probe_failed'
+  | 'cleared'
+  | 'reset'
+  /** refused_count changed (coalesced, spec/protocol-v2.md) */
+  | 'refused'
+  /** skipped_count changed (coalesced) */
+  | 'skipped';
 
 export interface BreakerEvent extends EventBase {
   type: 'breaker';
   action: BreakerAction;
+  /** v1's scope word */
   scope: BreakerScope;
-  seat: string;
-  /** null for seat-wide scopes. */
+  /** null for provider breakers */
+  seat: string | null;
+  /** null for seat-wide breakers. */
   model: string | null;
-  /** human words: "http_402", "3 consecutive failures", "probe ok", "reset", … */
+  /** human words: "http_402", "3 consecutive failures", "probe succeeded", "reset", … */
   reason: string;
   cooldown_ms: number | null;
-  /** probe-ready time (credit/model) or rate-limit end; null once cleared. */
+  /** probe-ready time or deadline; null once ended. */
   until: number | null;
   failed_probes: number;
+  /** the Breaker's key, also when `breaker` is null */
+  key: string;
+  /** the whole Breaker after the change; null when the change ended it */
+  breaker: Breaker | null;
+  /** what caused a trip, an extension or a failed probe */
+  signal: Signal | null;
+  /** the daemon that made the change (`hostname:pid`, spec/shared-state.md) */
+  origin: string;
+}
+
+/** A reload was tried (spec/lanes.md "Live reload"). */
+export interface ReloadEvent extends EventBase {
+  type: 'reload';
+  ok: boolean;
+  /** config problems, one line each, as `config check` prints them */
+  errors: string[];
+}
+
+/** The breaker store changed state (spec/shared-state.md). */
+export interface StoreEvent extends EventBase {
+  type: 'store';
+  store: StoreInfo;
 }
 
 /** Sent as the last line to a subscriber whose queue overflowed. */
@@ -76,8 +146,9 @@ export interface OverflowEvent {
   type: 'overflow';
 }
 
-export type DaemonEvent = DecisionEvent | BreakerEvent;
+export type DaemonEvent = DecisionEvent | BreakerEvent | ReloadEvent | StoreEvent;
 export type StreamedEvent = DaemonEvent | OverflowEvent;
 
+type Unstamped<E> = Omit<E, 'seq' | 'ts'>;
 /** An event before the bus stamps it. */
-export type UnstampedEvent = Omit<DecisionEvent, 'seq' | 'ts'> | Omit<BreakerEvent, 'seq' | 'ts'>;
+export type UnstampedEvent = Unstamped<DecisionEvent> | Unstamped<BreakerEvent> | Unstamped<ReloadEvent> | Unstamped<StoreEvent>;

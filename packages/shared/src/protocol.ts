@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { HelloResult, ResetResult, Snapshot, StatusSummary } from './snapshot.js';
-import type { StreamedEvent } from './events.js';
+import type { HelloResult, ProbeResult, ResetResult, Snapshot, StatusSummary } from './snapshot.js';
+import type { DecisionEvent } from './events.js';
 
 /**
  * The control protocol: newline-delimited JSON over a unix socket, one
@@ -8,6 +8,9 @@ import type { StreamedEvent } from './events.js';
  */
 
 const requestId = z.union([z.string().max(200), z.number()]);
+
+/** The most decisions `recent` returns: the daemon keeps a ring of this many. */
+export const RECENT_MAX = 500;
 
 export const controlRequestSchema = z.discriminatedUnion('cmd', [
   z.strictObject({ id: requestId, cmd: z.literal('hello') }),
@@ -37,6 +40,14 @@ export interface ResultByCommand {
   subscribe: { subscribed: true };
   status: StatusSummary;
   reset: ResetResult;
+  probe: ProbeResult;
+  recent: { decisions: DecisionEvent[] };
+  reload: ReloadResult;
+}
+
+export interface ReloadResult {
+  /** what changed, in words ("routes: sonnet added", …); empty when the file was unchanged */
+  changes: string[];
 }
 
 export type ControlErrorCode =
@@ -46,6 +57,7 @@ export type ControlErrorCode =
   | 'influence_disabled'
   | 'unknown_seat'
   | 'unknown_target'
+  | 'bad_config'
   | 'internal';
 
 export interface ControlError {
@@ -54,9 +66,6 @@ export interface ControlError {
 }
 
 export type ControlReply = { id: RequestId | null; ok: true; result: unknown } | { id: RequestId | null; ok: false; error: ControlError };
-
-/** A line from the daemon: a reply to a request, or a streamed event. */
-export type ServerLine = ControlReply | { event: StreamedEvent };
 
 /** Longest control line accepted, in characters; past it the connection is closed. */
 export const MAX_LINE_CHARS = 1024 * 1024;

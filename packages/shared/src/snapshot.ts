@@ -1,25 +1,31 @@
+import type { Breaker, BreakerScope, BreakerKind, BreakerPhase, Signal, TripReason } from './breaker/breaker.js';
+import type { TargetState } from './breaker/target-state.js';
+import type { Balance, Lane } from './events.js';
 import type { InfluenceConfig } from './config/schema.js';
-import type { TripReason, BreakerScope } from './events.js';
 
-/** Shapes of `snapshot`, `status` and `hello` results (spec "Precise answers"). */
-
-export type TargetState = 'healthy' | 'tripped' | 'probe_ready' | 'probing';
+/** Shapes of `snapshot`, `status` and `hello` results (spec "Precise answers", spec/protocol-v2.md). */
 
 export interface SnapshotTarget {
   seat: string;
   model: string;
+  /** position in the configured chain, from 0 */
+  index: number;
+  /** spec/policy.md; 1 when not configured, 0 drains */
+  weight: number;
   state: TargetState;
   reasons: TripReason[];
-  /** the deadline a countdown runs to: probe-ready time or rate-limit end; null when healthy. */
+  /** the deadline a countdown runs to: probe-ready time, rate-limit or quota end; null when healthy. */
   until: number | null;
 }
 
 export interface SnapshotRoute {
   model: string;
-  /** ordered as a request starting now would try them (before probe claims). */
+  balance: Balance;
+  /** ordered as a request starting now would try them (before probe claims), from the configured order. */
   chain: SnapshotTarget[];
 }
 
+/** v1's view of a breaker with a cooldown and a probe. */
 export interface BreakerState {
   tripped_at: number;
   cooldown_ms: number;
@@ -42,12 +48,29 @@ export interface SnapshotModel {
   breaker: BreakerState | null;
 }
 
+/** One usage window a provider reported (spec/signals.md "Usage windows"). */
+export interface UsageWindow {
+  name: string;
+  /** a fraction, possibly above 1 */
+  utilization: number;
+  reset_at: number | null;
+  status: string | null;
+}
+
+export interface SeatUsage {
+  observed_at: number;
+  windows: UsageWindow[];
+}
+
 export interface SnapshotSeat {
   id: string;
   provider: 'anthropic' | 'openai';
+  /** the seat's base URL without a trailing `/`: seats that share it share a provider layer */
+  upstream: string;
   credit: BreakerState | null;
   rate_limit: RateLimitState | null;
   models: SnapshotModel[];
+  usage: SeatUsage | null;
 }
 
 export interface Counters {
@@ -58,36 +81,81 @@ export interface Counters {
 
 export interface InfluenceInfo extends InfluenceConfig {}
 
+/** Where breakers live (spec/shared-state.md). */
+export interface StoreInfo {
+  kind: 'memory' | 'redis';
+  state: 'ok' | 'degraded';
+  /** when `state` last changed */
+  since: number;
+  /** daemons sharing it with a heartbeat in the last 5 s, this one included */
+  daemons: number;
+}
+
 export interface Snapshot {
+  /** the seq of the last event already reflected here; 0 before any event */
+  seq: number;
   now: number;
   influence: InfluenceInfo;
   routes: SnapshotRoute[];
   seats: SnapshotSeat[];
+  /** every active breaker, whatever its kind */
+  breakers: Breaker[];
   counters: Counters;
+  store: StoreInfo;
 }
 
 export interface OpenBreaker {
   scope: BreakerScope;
-  seat: string;
+  seat: string | null;
   model: string | null;
   reason: TripReason;
   refused_count: number;
-  until: number;
+  until: number | null;
+  key: string;
+  kind: BreakerKind;
+  phase: BreakerPhase;
+  skipped_count: number;
+  reset_at: number | null;
+  signal: Signal | null;
+}
+
+export interface DaemonIdentity {
+  version: string;
+  pid: number;
+  started_at: number;
+  http_url: string;
+  config_path: string | null;
+  store: StoreInfo;
 }
 
 export interface StatusSummary {
   now: number;
+  daemon: DaemonIdentity;
+  counters: Counters;
   open: OpenBreaker[];
 }
 
 export interface HelloResult {
   version: string;
+  protocol: 2;
   pid: number;
   started_at: number;
   http_url: string;
   influence: InfluenceInfo;
+  /** `hostname:pid` */
+  daemon_id: string;
+  store: StoreInfo;
+  /** breakers restored from `influence.state_file` at start */
+  restored: number;
+  config_path: string | null;
 }
 
 export interface ResetResult {
   cleared: number;
 }
+
+export interface ProbeResult {
+  made_ready: number;
+}
+
+export type { Lane };

@@ -25,10 +25,22 @@ const httpUrl = z.string().refine((s) => {
 
 export const providerSchema = z.enum(['anthropic', 'openai']);
 
+export const laneSchema = z.enum(['foreground', 'background']);
+
+/** An agent identity with its own token, scopes and default lane (spec/policy.md "Agents"). */
+export const agentSchema = z.strictObject({
+  id: seatId,
+  token_env: envVarName,
+  allow: z.array(z.string().min(1)).default([]),
+  deny: z.array(z.string().min(1)).default([]),
+  lane: laneSchema.nullable().default(null),
+});
+
 export const serverSchema = z
   .strictObject({
     listen: hostPort.default('127.0.0.1:4141'),
     auth_token_env: envVarName.nullable().default(null),
+    agents: z.array(agentSchema).default([]),
     body_limit_mb: z.number().positive().default(32),
   })
   .prefault({});
@@ -63,16 +75,47 @@ export const seatSchema = z.strictObject({
   base_url: httpUrl,
   api_key_env: envVarName,
   headers: z.record(z.string(), z.string()).default({}),
+  /** the last slice of the seat's usage window kept for foreground work (spec/lanes.md "Reserve") */
+  reserve_pct: z.number().min(0).max(99).default(0),
 });
 
 export const targetRefSchema = z.strictObject({
   seat: seatId,
   model: z.string().min(1),
+  /** spec/policy.md: ≥ 0, 0 drains the target */
+  weight: z.number().min(0).default(1),
+  /** declared price, for `balance: cost` */
+  cost_per_mtok: z.number().min(0).nullable().default(null),
+});
+
+export const balanceSchema = z.enum(['ordered', 'spread', 'cost', 'latency']);
+
+/** What a retry may follow: a 429, a model error with a status, a timeout or a dropped connection. */
+export const retryOnSchema = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.enum(['429', '5xx', 'timeout']));
+
+/** Retries within a target (spec/policy.md "Retries within a target"). */
+export const retrySchema = z.strictObject({
+  max_attempts: z.number().int().min(1).max(5).default(1),
+  retry_on: z.array(retryOnSchema).default(['429', '5xx', 'timeout']),
+  backoff_ms: z.number().int().min(50).max(10_000).default(500),
+  jitter: z.boolean().default(true),
 });
 
 export const routeSchema = z.strictObject({
   model: z.string().min(1),
+  balance: balanceSchema.default('ordered'),
+  /** the lane of requests on this route when neither the header nor the agent names one */
+  lane: laneSchema.nullable().default(null),
+  retry: retrySchema.nullable().default(null),
   chain: z.array(targetRefSchema).min(1, 'a chain needs at least one target'),
+});
+
+/** Breakers shared by several daemons through Redis (spec/shared-state.md). */
+export const sharedStoreSchema = z.strictObject({
+  redis_url: z.string().min(1).default('redis://127.0.0.1:6379/0'),
+  password_env: envVarName.nullable().default(null),
+  key_prefix: z.string().default('routeplane:'),
+  timeout_ms: z.number().int().positive().default(50),
 });
 
 export const influenceSchema = z
@@ -82,6 +125,13 @@ export const influenceSchema = z
     max_cooldown_secs: z.number().positive().default(900),
     trip_threshold: z.number().int().min(1).default(3),
     window_secs: z.number().positive().default(300),
+    /** the longest a provider's stated reset may hold a quota breaker open (7 days) */
+    max_quota_secs: z.number().positive().default(604_800),
+    /** a 401/403 from a seat trips it like an empty account (spec/signals.md "A rejected key") */
+    trip_on_rejected_key: z.boolean().default(true),
+    /** where breakers are kept across restarts (spec/lanes.md); null: a restart clears them */
+    state_file: z.string().min(1).nullable().default(null),
+    shared: sharedStoreSchema.nullable().default(null),
   })
   .prefault({});
 
@@ -92,6 +142,8 @@ export const configSchema = z.strictObject({
   timeouts: timeoutsSchema,
   seats: z.array(seatSchema).min(1, 'declare at least one seat'),
   routes: z.array(routeSchema).min(1, 'declare at least one route'),
+  /** requested model → route or alias; names may hold `*` (spec/policy.md "Aliases") */
+  aliases: z.record(z.string().min(1), z.string().min(1)).default({}),
   influence: influenceSchema,
 });
 
@@ -103,3 +155,7 @@ export type RouteConfig = z.infer<typeof routeSchema>;
 export type TargetRef = z.infer<typeof targetRefSchema>;
 export type InfluenceConfig = z.infer<typeof influenceSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
+export type AgentConfig = z.infer<typeof agentSchema>;
+export type RetryConfig = z.infer<typeof retrySchema>;
+export type SharedStoreConfig = z.infer<typeof sharedStoreSchema>;
+export type LaneName = z.infer<typeof laneSchema>;
