@@ -12,3 +12,4 @@ export * from './ndjson.js';
 export * from './version.js';
 export * from './paths.js';
 export * from './breaker/projection.js';
+export * from './duration-words.js';
