@@ -1,6 +1,9 @@
-import type { Config, Counters, Provider, RouteConfig, SeatConfig } from '@routeplane/shared';
-import type { EventBus } from './events/bus.js';
+import type { Config, Counters, Provider, RouteConfig, SeatConfig, SeatUsage } from '@routeplane/shared';
+import type { BreakerStore } from './breaker/store.js';
 import type { Clock, Influence } from './breaker/types.js';
+import type { CommandOutcome } from './control/api.js';
+import type { EventBus } from './events/bus.js';
+import type { RecentDecisions } from './events/recent-decisions.js';
 
 /** A seat with its key resolved once at start (never logged, never echoed). */
 export interface ResolvedSeat extends SeatConfig {
@@ -20,14 +23,24 @@ export interface DaemonContext {
   readonly bus: EventBus;
   readonly influence: Influence;
   readonly counters: Counters;
-  /** bytes of agent request bodies read so far (what `startHeapTuning` watches) */
-  readonly received: { bodyBytes: number };
   readonly clock: Clock;
   readonly startedAt: number;
   /** filled in once the HTTP server listens */
   httpUrl: string;
   /** every secret value, for last-line-of-defence redaction in logs */
   readonly secrets: readonly string[];
+  /** `hostname:pid` (spec/shared-state.md) */
+  readonly daemonId: string;
+  readonly store: BreakerStore;
+  /** the config file this daemon was started with, when it came from one */
+  readonly configPath: string | null;
+  /** breakers restored from `influence.state_file` at start */
+  restored: number;
+  /** each seat's last usage windows (spec/signals.md "Usage windows") */
+  readonly usage: Map<string, SeatUsage>;
+  readonly recent: RecentDecisions;
+  /** re-reads the config file (spec/lanes.md "Live reload") */
+  reload(): CommandOutcome;
 }
 
 export type { Provider };

@@ -3,5 +3,3 @@ export { defaultSocketPath, defaultDecisionLogPath } from '@routeplane/shared';
 export type { StartOptions, RunningDaemon } from './start.js';
 export type { DaemonContext } from './context.js';
 export type { Clock } from './breaker/types.js';
-export { startHeapTuning } from './heap-tuning.js';
-export type { HeapTuning, HeapTuningOptions, HeapGrowthThresholds } from './heap-tuning.js';

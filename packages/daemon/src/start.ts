@@ -1,7 +1,10 @@
 import type { Server, ServerResponse } from 'node:http';
+import { hostname } from 'node:os';
 import { defaultDecisionLogPath, defaultSocketPath, isLoopback, type Config, type Env } from '@routeplane/shared';
 import { EventBus } from './events/bus.js';
-import { createInfluence } from './breaker/influence.js';
+import { RecentDecisions } from './events/recent-decisions.js';
+import { createInfluence } from './breaker/engine.js';
+import { MemoryStore } from './breaker/store.js';
 import { systemClock, type Clock } from './breaker/types.js';
 import type { DaemonContext, ResolvedSeat } from './context.js';
 import { buildHttpApp } from './http/app.js';
@@ -22,6 +25,8 @@ export interface StartOptions {
   decisionLogPath?: string | false;
   /** the daemon's own log lines (default: none) */
   log?: (line: string) => void;
+  /** the config file the config came from (shown by `status`, re-read by reload) */
+  configPath?: string | null;
 }
 
 export interface RunningDaemon {
@@ -58,7 +63,17 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   }
 
   const bus = new EventBus(() => clock.now());
-  const influence = createInfluence(config.influence, config.seats, config.routes, clock, (change) => bus.emit(change));
+  // the engine wakes the timers, which read the engine: created just below it
+  let timers: BreakerTimers;
+  const daemonId = `${hostname().split('.')[0]}:${process.pid}`;
+  const store = new MemoryStore(clock.now());
+  const influence = createInfluence(config.influence, config.seats, config.routes, {
+    clock,
+    onChange: (change) => bus.emit(change),
+    origin: daemonId,
+    store,
+    wake: () => timers.reschedule(),
+  });
   const context: DaemonContext = {
     config,
     seats,
@@ -67,16 +82,22 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     bus,
     influence,
     counters: { requests: 0, failovers: 0, fail_open: 0 },
-    received: { bodyBytes: 0 },
     clock,
     startedAt: clock.now(),
     httpUrl: '',
     secrets,
+    daemonId,
+    store,
+    configPath: opts.configPath ?? null,
+    restored: 0,
+    usage: new Map(),
+    recent: new RecentDecisions(bus),
+    reload: () => ({ ok: false, error: { code: 'bad_config', message: 'reload is not available in this daemon' } }),
   };
 
   const logPath = opts.decisionLogPath !== undefined ? opts.decisionLogPath : (config.decision_log.path ?? defaultDecisionLogPath(env));
   const decisionLog = logPath === false ? null : new DecisionLog(logPath, config.decision_log.max_mb * 1024 * 1024, bus, log);
-  const timers = new BreakerTimers(influence, clock);
+  timers = new BreakerTimers(influence, clock);
   bus.subscribe((event) => {
     if (event.type === 'breaker') timers.reschedule();
   });
@@ -87,17 +108,27 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   const host = listen.slice(0, sep).replace(/^\[|\]$/g, '');
   const port = Number(listen.slice(sep + 1));
   let control: ControlServer | null = null;
+  // Readiness (spec/protocol-v2.md): the control socket is bound before the HTTP port opens,
+  // so whoever sees /healthz answer can talk to the socket at once; a command that arrives
+  // in between is answered once the port is open (hello then carries the bound URL).
+  let httpOpen!: () => void;
+  const ready = new Promise<void>((resolve) => {
+    httpOpen = resolve;
+  });
   try {
+    const socketPath = opts.socketPath ?? config.control.socket ?? defaultSocketPath(env);
+    control = await startControlServer(socketPath, createControlApi(context), { ready });
     await app.listen({ host, port });
     const address = app.server.address();
     const boundPort = typeof address === 'object' && address ? address.port : port;
     const urlHost = host.includes(':') ? `[${host}]` : host;
     context.httpUrl = `http://${urlHost}:${boundPort}`;
-    const socketPath = opts.socketPath ?? config.control.socket ?? defaultSocketPath(env);
-    control = await startControlServer(socketPath, createControlApi(context));
+    httpOpen();
   } catch (err) {
+    await control?.close().catch(() => {});
     await app.close().catch(() => {});
     timers.stop();
+    context.recent.stop();
     await decisionLog?.close();
     throw err;
   }
@@ -115,6 +146,8 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
         timers.stop();
         await started.close();
         await closeHttp(app, graceMs, inFlight);
+        context.recent.stop();
+        await store.close();
         await decisionLog?.close();
       })();
       return closing;

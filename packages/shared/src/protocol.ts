@@ -28,6 +28,14 @@ export const controlRequestSchema = z.discriminatedUnion('cmd', [
       message: 'reset: model needs a seat',
       path: ['model'],
     }),
+  z.strictObject({
+    id: requestId,
+    cmd: z.literal('probe'),
+    seat: z.string().min(1),
+    model: z.string().min(1).optional(),
+  }),
+  z.strictObject({ id: requestId, cmd: z.literal('recent'), n: z.number().int().min(1).max(RECENT_MAX).optional() }),
+  z.strictObject({ id: requestId, cmd: z.literal('reload') }),
 ]);
 
 export type ControlRequest = z.infer<typeof controlRequestSchema>;

@@ -1,50 +1,50 @@
-import type { RouteConfig, SeatConfig, Snapshot } from '@routeplane/shared';
-import type { Influence, Plan } from './types.js';
+import { type Snapshot, projectRoutes } from '@routeplane/shared';
+import type { Topology } from './topology.js';
+import type { Clock, Influence, Plan, PlannedTarget } from './types.js';
 
-const NO_CLAIMS: readonly never[] = [];
+const DISABLED = { ok: false, code: 'influence_disabled', message: 'routing influence is disabled (no breakers to reset)' } as const;
+const DISABLED_PROBE = { ok: false, code: 'influence_disabled', message: 'routing influence is disabled (no breakers to probe)' } as const;
 
-/** Influence off: no state, no hook — the configured order, always. */
-export function disabledInfluence(seats: readonly SeatConfig[], routes: readonly RouteConfig[]): Influence {
-  const models = new Map<string, string[]>(seats.map((s) => [s.id, []]));
-  for (const route of routes) {
-    for (const t of route.chain) {
-      const list = models.get(t.seat);
-      if (list && !list.includes(t.model)) list.push(t.model);
-    }
-  }
-  const seatView: Snapshot['seats'] = seats.map((s) => ({
+/** Influence off: no state, no hook — the base order, always (seed 000). */
+export function disabledInfluence(topology: Topology, clock: Clock): Influence {
+  const seatView: Snapshot['seats'] = [...topology.seats.values()].map((s) => ({
     id: s.id,
     provider: s.provider,
+    upstream: s.upstream,
     credit: null,
     rate_limit: null,
-    models: (models.get(s.id) ?? []).map((model) => ({ model, streak: 0, breaker: null })),
+    models: s.models.map((model) => ({ model, streak: 0, breaker: null })),
+    usage: null,
   }));
+  const routeView = projectRoutes(topology.routes, [], topology.upstreamOf);
   return {
     enabled: false,
-    plan(targets): Plan {
-      return {
-        targets: targets.map((t, index) => ({ seat: t.seat, model: t.model, index, state: 'healthy', reason: null })),
-        failOpen: false,
-        claims: NO_CLAIMS,
-      };
+    plan(entries, options = {}): Plan {
+      const pinnedIndex = options.pinnedIndex ?? null;
+      const targets: PlannedTarget[] = entries.map((e) => ({
+        seat: e.keys.seat,
+        model: e.keys.model,
+        index: e.index,
+        keys: e.keys,
+        state: 'healthy',
+        reason: null,
+        leftMs: null,
+        pinned: e.index === pinnedIndex,
+      }));
+      const at = targets.findIndex((t) => t.pinned);
+      if (at > 0) targets.unshift(...targets.splice(at, 1));
+      return { entries, targets, failOpen: false, claims: [], plannedAt: clock.now(), lane: options.lane ?? 'foreground', heldBack: null };
     },
     record() {},
     finish() {},
-    reset() {
-      return { ok: false, code: 'influence_disabled', message: 'routing influence is disabled (no breakers to reset)' };
-    },
-    view(chain) {
-      return chain.map((t) => ({ seat: t.seat, model: t.model, state: 'healthy', reasons: [], until: null }));
-    },
-    seats() {
-      return seatView;
-    },
-    status() {
-      return { now: Date.now(), open: [] };
-    },
-    nextTimerAt() {
-      return null;
-    },
+    countSkipped() {},
+    reset: () => DISABLED,
+    probe: () => DISABLED_PROBE,
+    breakers: () => [],
+    routes: () => routeView,
+    seats: () => seatView,
+    open: () => [],
+    nextTimerAt: () => null,
     fireTimers() {},
   };
 }

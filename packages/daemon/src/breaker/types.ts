@@ -1,4 +1,15 @@
-import type { BreakerEvent, ChainEntryState, Counters, Snapshot, SnapshotTarget, StatusSummary, TripReason } from '@routeplane/shared';
+import type {
+  Breaker,
+  BreakerEvent,
+  ChainEntryState,
+  Lane,
+  OpenBreaker,
+  Snapshot,
+  SnapshotRoute,
+  TripReason,
+} from '@routeplane/shared';
+import type { Evidence } from '../signals/evidence.js';
+import type { TargetKeys } from './topology.js';
 
 /** Injected time source: breaker logic never reads the wall clock itself. */
 export interface Clock {
@@ -7,59 +18,104 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** A breaker event before the bus stamps `seq` and `ts`. */
+export type BreakerChange = Omit<BreakerEvent, 'seq' | 'ts'>;
+
+/** A chain entry handed to `plan()`: the target's keys and its configured position. */
+export interface PlanEntry {
+  readonly keys: TargetKeys;
+  /** position in the configured chain */
+  readonly index: number;
+}
+
 /** A target as a request will try it. */
 export interface PlannedTarget {
-  seat: string;
-  model: string;
+  readonly seat: string;
+  readonly model: string;
   /** position in the configured chain */
-  index: number;
-  state: Exclude<ChainEntryState, 'skipped'>;
-  reason: TripReason | null;
+  readonly index: number;
+  readonly keys: TargetKeys;
+  readonly state: Exclude<ChainEntryState, 'skipped'>;
+  readonly reason: TripReason | null;
+  /** ms until probe-ready or the deadline, when tripped */
+  readonly leftMs: number | null;
+  /** the agent pinned it: tried first whatever its breakers say */
+  readonly pinned: boolean;
+}
+
+/** One probe claimed by one request on one breaker. */
+export interface Claim {
+  readonly key: string;
+  /** the configured index of the target the probe goes to */
+  readonly index: number;
+  readonly claimId: number;
+  resolved: boolean;
+}
+
+/** Why background work could not be routed (spec/lanes.md). */
+export interface HeldBack {
+  readonly seat: string;
+  readonly model: string;
+  readonly reason: TripReason | 'reserve';
+  /** when it may be routable again (probe-ready time, deadline, reserve reset), or null */
+  readonly until: number | null;
 }
 
 /** A request's chain, fixed when it starts. */
 export interface Plan {
-  targets: PlannedTarget[];
-  failOpen: boolean;
-  /** opaque to callers; released by `finish`. */
-  readonly claims: ReadonlyArray<unknown>;
+  /** the entries as given, in the request's base order */
+  readonly entries: readonly PlanEntry[];
+  readonly targets: readonly PlannedTarget[];
+  readonly failOpen: boolean;
+  readonly claims: readonly Claim[];
+  /** when the request planned: a success it reports cannot speak for a trip that came later */
+  readonly plannedAt: number;
+  readonly lane: Lane;
+  /** background work with nothing routable: why each target was held back (targets is then empty) */
+  readonly heldBack: readonly HeldBack[] | null;
 }
 
-/** What one upstream attempt says about health (the seed's three signals). */
-export type Evidence =
-  | { kind: 'success' }
-  | { kind: 'credit' }
-  | { kind: 'rate_limit'; retryAfterMs: number | null }
-  | { kind: 'model_failure' }
-  /** 401/403/other 4xx/aborted: no verdict; a probe claim on the target is released. */
-  | { kind: 'none' };
+export interface PlanOptions {
+  lane?: Lane;
+  /** configured index of a pinned entry: first, whatever its breakers say */
+  pinnedIndex?: number | null;
+  /** background only: the seats a reserve holds back now, with the reset that frees them */
+  reserveUntil?: (seat: string) => number | null;
+}
 
-export type BreakerChange = Omit<BreakerEvent, 'seq' | 'ts'>;
+/** Why a reset or probe command was refused. */
+export interface CommandRefusal {
+  ok: false;
+  code: 'influence_disabled' | 'unknown_seat' | 'unknown_target';
+  message: string;
+}
 
-export type ResetOutcome =
-  | { ok: true; cleared: number }
-  | { ok: false; code: 'influence_disabled' | 'unknown_seat' | 'unknown_target'; message: string };
+export type ResetOutcome = { ok: true; cleared: number } | CommandRefusal;
+export type ProbeOutcome = { ok: true; made_ready: number } | CommandRefusal;
 
 /**
  * The routing-influence engine. Pure: takes a clock, reports changes through
- * `onChange`, and never touches I/O. The daemon drives `fireTimers` when
- * `nextTimerAt` comes due so probe-ready events go out on time.
+ * its sink, and never touches I/O. The daemon drives `fireTimers` when
+ * `nextTimerAt` comes due so probe-ready and deadline events go out on time.
  */
 export interface Influence {
   readonly enabled: boolean;
-  /** Orders `targets` (already filtered to the inbound family) and claims probes. */
-  plan(targets: ReadonlyArray<{ seat: string; model: string }>): Plan;
+  /** Orders `entries` (already in the request's base order, filtered to the inbound family) and claims probes. */
+  plan(entries: readonly PlanEntry[], options?: PlanOptions): Plan | Promise<Plan>;
   /** Records the evidence of one attempt on one planned target. */
   record(plan: Plan, target: PlannedTarget, evidence: Evidence): void;
   /** The request is over: probe claims it never resolved are released. */
   finish(plan: Plan): void;
+  /** A background request stood behind these breakers and was skipped (503). */
+  countSkipped(plan: Plan): void;
   reset(seat?: string, model?: string): ResetOutcome;
-  /** The current ordering and state of one configured chain (no claims taken). */
-  view(chain: ReadonlyArray<{ seat: string; model: string }>): SnapshotTarget[];
+  probe(seat: string, model?: string): ProbeOutcome;
+  /** Every active breaker, as last announced. */
+  breakers(): Breaker[];
+  /** Each route's chain as a request starting now would try it (no claims taken). */
+  routes(): SnapshotRoute[];
   seats(): Snapshot['seats'];
-  status(): StatusSummary;
+  open(): OpenBreaker[];
   nextTimerAt(): number | null;
   fireTimers(): void;
 }
-
-export type { Counters };

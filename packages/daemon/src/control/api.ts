@@ -1,11 +1,11 @@
 import {
-  ROUTEPLANE_VERSION,
   type ControlError,
   type ControlRequest,
   type DaemonEvent,
+  type DaemonIdentity,
   type HelloResult,
   type InfluenceInfo,
-  type ResetResult,
+  ROUTEPLANE_VERSION,
   type ResultByCommand,
   type Snapshot,
   type StatusSummary,
@@ -34,12 +34,26 @@ export function createControlApi(ctx: DaemonContext): ControlApi {
           return { ok: true, result: snapshot(ctx) };
         case 'status':
           return { ok: true, result: status(ctx) };
-        case 'reset':
-          return reset(ctx, request.seat, request.model);
+        case 'reset': {
+          const outcome = ctx.influence.reset(request.seat, request.model);
+          return outcome.ok ? { ok: true, result: { cleared: outcome.cleared } } : refusal(outcome);
+        }
+        case 'probe': {
+          const outcome = ctx.influence.probe(request.seat, request.model);
+          return outcome.ok ? { ok: true, result: { made_ready: outcome.made_ready } } : refusal(outcome);
+        }
+        case 'recent':
+          return { ok: true, result: { decisions: ctx.recent.last(request.n) } };
+        case 'reload':
+          return ctx.reload();
       }
     },
     subscribe: (listener) => ctx.bus.subscribe(listener),
   };
+}
+
+function refusal(outcome: { code: ControlError['code']; message: string }): CommandOutcome {
+  return { ok: false, error: { code: outcome.code, message: outcome.message } };
 }
 
 function influenceInfo(ctx: DaemonContext): InfluenceInfo {
@@ -49,30 +63,52 @@ function influenceInfo(ctx: DaemonContext): InfluenceInfo {
 function hello(ctx: DaemonContext): HelloResult {
   return {
     version: ROUTEPLANE_VERSION,
+    protocol: 2,
     pid: process.pid,
     started_at: ctx.startedAt,
     http_url: ctx.httpUrl,
     influence: influenceInfo(ctx),
+    daemon_id: ctx.daemonId,
+    store: ctx.store.info(),
+    restored: ctx.restored,
+    config_path: ctx.configPath,
   };
 }
 
+/**
+ * One consistent moment: everything here is read synchronously, and `seq` is
+ * the last event already reflected, so a subscriber applies only later ones.
+ */
 function snapshot(ctx: DaemonContext): Snapshot {
+  const { influence } = ctx;
+  const breakers = influence.breakers();
+  const routes = influence.routes();
+  const seats = influence.seats().map((seat) => ({ ...seat, usage: ctx.usage.get(seat.id) ?? null }));
   return {
+    seq: ctx.bus.lastSeq,
     now: ctx.clock.now(),
     influence: influenceInfo(ctx),
-    routes: [...ctx.routes.values()].map((route) => ({ model: route.model, chain: ctx.influence.view(route.chain) })),
-    seats: ctx.influence.seats(),
+    routes,
+    seats,
+    breakers,
     // a copy: the live counters keep moving while the reply is serialized
     counters: { ...ctx.counters },
+    store: ctx.store.info(),
   };
 }
 
-function status(ctx: DaemonContext): StatusSummary {
-  return ctx.influence.status();
+export function daemonIdentity(ctx: DaemonContext): DaemonIdentity {
+  return {
+    version: ROUTEPLANE_VERSION,
+    pid: process.pid,
+    started_at: ctx.startedAt,
+    http_url: ctx.httpUrl,
+    config_path: ctx.configPath,
+    store: ctx.store.info(),
+  };
 }
 
-function reset(ctx: DaemonContext, seat: string | undefined, model: string | undefined): CommandOutcome<ResetResult> {
-  const outcome = ctx.influence.reset(seat, model);
-  if (outcome.ok) return { ok: true, result: { cleared: outcome.cleared } };
-  return { ok: false, error: { code: outcome.code, message: outcome.message } };
+/** The health summary: the control `status` command and `GET /status` answer the same. */
+export function status(ctx: DaemonContext): StatusSummary {
+  return { now: ctx.clock.now(), daemon: daemonIdentity(ctx), counters: { ...ctx.counters }, open: ctx.influence.open() };
 }

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import type { ControlApi } from './api.js';
 import { ControlConnection } from './connection.js';
@@ -13,6 +13,8 @@ export interface ControlServer {
 
 export interface ControlServerOptions {
   subscriberLimits?: SubscriberLimits;
+  /** until this settles, connections are accepted but their requests wait (the daemon is still opening its HTTP port) */
+  ready?: Promise<void>;
 }
 
 /** sun_path holds 108 bytes on Linux, one of them the terminating NUL. */
@@ -29,11 +31,26 @@ export async function startControlServer(path: string, api: ControlApi, options:
   checkPathLength(socketPath);
   const limits = options.subscriberLimits ?? DEFAULT_SUBSCRIBER_LIMITS;
   const connections = new Set<ControlConnection>();
+  let open = options.ready === undefined;
+  const waiting = new Set<Socket>();
+  void options.ready?.then(() => {
+    open = true;
+    for (const socket of waiting) socket.resume();
+    waiting.clear();
+  });
   // allowHalfOpen: a client may send its requests and end its side, and still get the replies.
   const server = createServer({ allowHalfOpen: true }, (socket) => {
     const connection = new ControlConnection(socket, api, limits);
     connections.add(connection);
-    socket.once('close', () => connections.delete(connection));
+    socket.once('close', () => {
+      connections.delete(connection);
+      waiting.delete(socket);
+    });
+    if (!open) {
+      // read nothing until the daemon is ready: the bytes wait in the kernel, in order
+      socket.pause();
+      waiting.add(socket);
+    }
   });
 
   let placed: Awaited<ReturnType<typeof listenPrivately>>;

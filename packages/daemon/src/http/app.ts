@@ -35,13 +35,7 @@ export function buildHttpApp(ctx: DaemonContext): FastifyInstance {
   // The body is read once, as bytes, whatever the agent called it (agents may omit
   // content-type): the proxy validates the JSON itself and forwards the same bytes.
   app.removeAllContentTypeParsers();
-  const { received } = ctx;
-  app.addContentTypeParser('*', (_request, payload, done) =>
-    readAgentBodyBytes(payload, bodyLimit, (err, body) => {
-      if (body !== undefined) received.bodyBytes += body.length;
-      done(err, body);
-    }),
-  );
+  app.addContentTypeParser('*', (_request, payload, done) => readAgentBodyBytes(payload, bodyLimit, done));
 
   const check = ctx.authToken === null ? null : new TokenCheck(ctx.authToken);
   // onRequest runs before the body is read: an agent without the token cannot make us buffer one

@@ -1,5 +1,6 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { DaemonContext } from '../context.js';
+import { status } from '../control/api.js';
 
 /**
  * The daemon's own GET endpoints. None carries the `x-routeplane-*` headers:
@@ -12,7 +13,7 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: DaemonContext, req
 
   const guarded = requireToken === undefined ? {} : { onRequest: requireToken };
   app.get('/status', guarded, (_request, reply) => {
-    reply.type('application/json').send(JSON.stringify(ctx.influence.status()));
+    reply.type('application/json').send(JSON.stringify(status(ctx)));
   });
 
   // Routes never change while the daemon runs: serialise the list once.

@@ -58,6 +58,14 @@ export class ProxyHandler {
       status: 0,
       startedAt: performance.now(),
       failOpen: false,
+      requested: null,
+      agent: null,
+      lane: 'foreground',
+      session: null,
+      balance: 'ordered',
+      skipped: false,
+      usage: null,
+      client: null,
     };
     this.ctx.counters.requests++;
     try {
@@ -85,6 +93,7 @@ export class ProxyHandler {
       return;
     }
     facts.stream = body.stream;
+    facts.requested = boundedModelName(body.model, this.ctx.secrets);
     const route = this.routes.get(body.model);
     if (route === undefined) {
       facts.route = boundedModelName(body.model, this.ctx.secrets);
@@ -93,6 +102,7 @@ export class ProxyHandler {
       return;
     }
     facts.route = route.name;
+    facts.balance = route.balance;
     const chain = route[facts.family];
     if (chain.targets.length === 0) {
       facts.chain = [...chain.skipped];

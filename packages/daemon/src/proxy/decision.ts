@@ -1,4 +1,4 @@
-import type { Attempt, DecisionChainEntry, Family } from '@routeplane/shared';
+import type { Attempt, Balance, DecisionChainEntry, Family, Lane, Usage } from '@routeplane/shared';
 import type { EventBus } from '../events/bus.js';
 
 /** Everything one proxied request's decision event says (spec "Control socket" → decision). */
@@ -13,6 +13,14 @@ export interface DecisionFacts {
   status: number;
   startedAt: number;
   failOpen: boolean;
+  requested: string | null;
+  agent: string | null;
+  lane: Lane;
+  session: string | null;
+  balance: Balance;
+  skipped: boolean;
+  usage: Usage | null;
+  client: string | null;
 }
 
 /** Agents choose the model string; a hostile one must not bloat every log line. */
@@ -43,5 +51,13 @@ export function emitDecision(bus: EventBus, facts: DecisionFacts): void {
     status: facts.status,
     duration_ms: Math.round(performance.now() - facts.startedAt),
     fail_open: facts.failOpen,
+    requested: facts.requested,
+    agent: facts.agent,
+    lane: facts.lane,
+    session: facts.session,
+    balance: facts.balance,
+    skipped: facts.skipped,
+    usage: facts.usage,
+    client: facts.client,
   });
 }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Attempt, AttemptOutcome, Counters, DecisionChainEntry, Family } from '@routeplane/shared';
-import type { Clock, Evidence, Influence, Plan, PlannedTarget } from '../breaker/types.js';
+import type { Clock, Influence, Plan, PlannedTarget } from '../breaker/types.js';
+import { type Evidence, evidenceClass } from '../signals/evidence.js';
 import type { AgentLink } from './agent-link.js';
 import { routeplaneHeaders } from './agent-response.js';
 import { readErrorBody } from './error-body.js';
@@ -77,7 +78,9 @@ export class Forwarder {
 
   async forward(x: Exchange, chain: FamilyChain): Promise<ForwardResult> {
     const { influence, counters } = this.deps;
-    const plan = influence.plan(chain.refs);
+    const planned = influence.plan(chain.entries);
+    // a promise only when a probe claim must be confirmed by a shared store
+    const plan = planned instanceof Promise ? await planned : planned;
     if (plan.failOpen) counters.fail_open++;
     const attempts: Attempt[] = [];
     const result: ForwardResult = {
@@ -164,7 +167,16 @@ export class Forwarder {
   /** Records one finished attempt: in the decision, and as evidence for the breaker. */
   private note(log: AttemptLog, outcome: AttemptOutcome, status: number | null, evidence: Evidence): void {
     const { target } = log;
-    log.attempts.push({ seat: target.seat, model: target.model, outcome, status, ms: Math.round(performance.now() - log.started) });
+    log.attempts.push({
+      seat: target.seat,
+      model: target.model,
+      outcome,
+      status,
+      ms: Math.round(performance.now() - log.started),
+      evidence: evidenceClass(evidence),
+      signal: evidence.class === 'ok' || evidence.class === 'aborted' ? null : evidence.signal,
+      retry: 0,
+    });
     this.deps.influence.record(log.plan, log.planned, evidence);
   }
 
@@ -181,18 +193,23 @@ export class Forwarder {
   }
 }
 
-/** A planned target back to its prepared form; `index` is its place in the list given to `plan()`. */
+/** A planned target back to its prepared form, by its configured index. */
 function resolveTarget(chain: FamilyChain, planned: PlannedTarget): PreparedTarget {
-  const byIndex = chain.targets[planned.index];
-  if (byIndex !== undefined && byIndex.seat === planned.seat && byIndex.model === planned.model) return byIndex;
-  const found = chain.targets.find((t) => t.seat === planned.seat && t.model === planned.model);
+  const found = chain.byIndex.get(planned.index);
   if (found === undefined) throw new Error(`planned target ${planned.seat}/${planned.model} is not in the route`);
   return found;
 }
 
 /** The decision's chain: the plan's order and states, then the targets skipped for their protocol. */
 function decisionChain(plan: Plan, chain: FamilyChain): DecisionChainEntry[] {
-  const out: DecisionChainEntry[] = plan.targets.map((t) => ({ seat: t.seat, model: t.model, state: t.state, reason: t.reason }));
+  const out: DecisionChainEntry[] = plan.targets.map((t) => ({
+    seat: t.seat,
+    model: t.model,
+    state: t.state,
+    reason: t.reason,
+    pinned: t.pinned,
+    left_ms: t.leftMs,
+  }));
   for (const s of chain.skipped) out.push(s);
   return out;
 }

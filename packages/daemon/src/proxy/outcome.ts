@@ -1,5 +1,5 @@
-import type { AttemptOutcome } from '@routeplane/shared';
-import type { Evidence } from '../breaker/types.js';
+import type { AttemptOutcome, Signal } from '@routeplane/shared';
+import { ABORTED, type Evidence, OK } from '../signals/evidence.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /**
@@ -17,26 +17,30 @@ export interface StatusOutcome {
   verdict: Verdict;
 }
 
-const NONE: Evidence = { kind: 'none' };
-const CREDIT: Evidence = { kind: 'credit' };
-const MODEL_FAILURE: Evidence = { kind: 'model_failure' };
-const SUCCESS: Evidence = { kind: 'success' };
+const SUCCESS: StatusOutcome = { outcome: 'ok', evidence: OK, verdict: 'serve' };
+
+function statusSignal(status: number): Signal {
+  return { status, type: null, code: null, header: null, message: null };
+}
 
 /** For a 2xx, `evidence` is what a body that finishes cleanly proves. */
 export function classifyStatus(status: number, headers: Record<string, string | string[] | undefined>, nowMs: number): StatusOutcome {
-  if (status >= 200 && status < 300) return { outcome: 'ok', evidence: SUCCESS, verdict: 'serve' };
-  if (status === 402) return { outcome: 'http_402', evidence: CREDIT, verdict: 'fail_over' };
+  if (status >= 200 && status < 300) return SUCCESS;
+  const signal = statusSignal(status);
+  if (status === 402) return { outcome: 'http_402', evidence: { class: 'credit', signal }, verdict: 'fail_over' };
   if (status === 429) {
-    const retryAfterMs = parseRetryAfter(headers['retry-after-ms'], headers['retry-after'], nowMs);
-    return { outcome: 'http_429', evidence: { kind: 'rate_limit', retryAfterMs }, verdict: 'fail_over' };
+    const waitMs = parseRetryAfter(headers['retry-after-ms'], headers['retry-after'], nowMs);
+    return { outcome: 'http_429', evidence: { class: 'rate_limit', waitMs, signal }, verdict: 'fail_over' };
   }
-  if (status >= 500) return { outcome: 'http_5xx', evidence: MODEL_FAILURE, verdict: 'fail_over' };
-  if (status === 401 || status === 403) return { outcome: 'http_4xx', evidence: NONE, verdict: 'fail_over' };
+  if (status >= 500) return { outcome: 'http_5xx', evidence: { class: 'model_error', signal }, verdict: 'fail_over' };
+  if (status === 401 || status === 403) return { outcome: 'http_4xx', evidence: { class: 'request', signal }, verdict: 'fail_over' };
   // other 4xx, and the odd 1xx/3xx an upstream should never send to a POST: the agent sees it as it was
-  return { outcome: 'http_4xx', evidence: NONE, verdict: 'pass_back' };
+  return { outcome: 'http_4xx', evidence: { class: 'none', signal }, verdict: 'pass_back' };
 }
+
+const MODEL_FAILURE: Evidence = { class: 'model_error', signal: null };
 
 /** Evidence of a failure that left no usable response: timeouts and network errors count against the model. */
 export function transportEvidence(failure: 'timeout' | 'network' | 'aborted' | 'stream_error'): Evidence {
-  return failure === 'aborted' ? NONE : MODEL_FAILURE;
+  return failure === 'aborted' ? ABORTED : MODEL_FAILURE;
 }

@@ -1,4 +1,6 @@
-import type { DecisionChainEntry, Family } from '@routeplane/shared';
+import { type Balance, type DecisionChainEntry, type Family, upstreamOf } from '@routeplane/shared';
+import { type TargetKeys, targetKeys } from '../breaker/topology.js';
+import type { PlanEntry } from '../breaker/types.js';
 import type { DaemonContext } from '../context.js';
 import { seatHeaders, type SeatHeaders } from './headers.js';
 import { encodeModel } from './model-swap.js';
@@ -18,38 +20,49 @@ export interface PreparedTarget {
   readonly modelJson: Buffer;
   readonly upstream: UpstreamBase;
   readonly headers: SeatHeaders;
+  /** the keys of every breaker that can hold it back */
+  readonly keys: TargetKeys;
+  /** position in the configured chain (both families counted) */
+  readonly index: number;
 }
 
 export interface FamilyChain {
-  /** in configured order; `plan()` is given `refs`, and a planned `index` points back here */
+  /** in configured order; `plan()` is given `entries`, and a planned `index` finds its target in `byIndex` */
   readonly targets: readonly PreparedTarget[];
-  readonly refs: ReadonlyArray<{ seat: string; model: string }>;
+  readonly entries: readonly PlanEntry[];
+  readonly byIndex: ReadonlyMap<number, PreparedTarget>;
   /** the other family's targets: in the decision's chain, never attempted */
   readonly skipped: readonly DecisionChainEntry[];
 }
 
 export interface PreparedRoute {
   readonly name: string;
+  readonly balance: Balance;
   readonly anthropic: FamilyChain;
   readonly openai: FamilyChain;
 }
 
 export function prepareRoutes(ctx: DaemonContext): Map<string, PreparedRoute> {
-  const perSeat = new Map<string, { upstream: UpstreamBase; headers: SeatHeaders; family: Family }>();
+  const perSeat = new Map<string, { upstream: UpstreamBase; headers: SeatHeaders; family: Family; upstreamId: string }>();
   for (const seat of ctx.seats.values()) {
-    perSeat.set(seat.id, { upstream: parseUpstreamBase(seat.base_url), headers: seatHeaders(seat), family: seat.provider });
+    perSeat.set(seat.id, {
+      upstream: parseUpstreamBase(seat.base_url),
+      headers: seatHeaders(seat),
+      family: seat.provider,
+      upstreamId: upstreamOf(seat.base_url),
+    });
   }
   const table = new Map<string, PreparedRoute>();
   for (const [name, route] of ctx.routes) {
     const chainFor = (family: Family): FamilyChain => {
       const targets: PreparedTarget[] = [];
       const skipped: DecisionChainEntry[] = [];
-      for (const ref of route.chain) {
+      route.chain.forEach((ref, index) => {
         const seat = perSeat.get(ref.seat);
         if (seat === undefined) throw new Error(`route ${name}: unknown seat ${ref.seat}`);
         if (seat.family !== family) {
-          skipped.push({ seat: ref.seat, model: ref.model, state: 'skipped', reason: 'protocol' });
-          continue;
+          skipped.push({ seat: ref.seat, model: ref.model, state: 'skipped', reason: 'protocol', pinned: false, left_ms: null });
+          return;
         }
         targets.push({
           seat: ref.seat,
@@ -58,11 +71,18 @@ export function prepareRoutes(ctx: DaemonContext): Map<string, PreparedRoute> {
           modelJson: encodeModel(ref.model),
           upstream: seat.upstream,
           headers: seat.headers,
+          keys: targetKeys(ref.seat, ref.model, seat.upstreamId),
+          index,
         });
-      }
-      return { targets, refs: targets.map((t) => ({ seat: t.seat, model: t.model })), skipped };
+      });
+      return {
+        targets,
+        entries: targets.map((t) => ({ keys: t.keys, index: t.index })),
+        byIndex: new Map(targets.map((t) => [t.index, t])),
+        skipped,
+      };
     };
-    table.set(name, { name, anthropic: chainFor('anthropic'), openai: chainFor('openai') });
+    table.set(name, { name, balance: route.balance, anthropic: chainFor('anthropic'), openai: chainFor('openai') });
   }
   return table;
 }

@@ -22,11 +22,8 @@ async function runServe(opts: { config?: string }): Promise<number> {
   }
   let daemon: RunningDaemon;
   try {
-    const { startDaemon, startHeapTuning } = await import('@routeplane/daemon');
-    daemon = await startDaemon(loaded.config, { log: (line) => process.stderr.write(line + '\n') });
-    // this process is the daemon's alone, so it may tune V8 for it
-    const { received } = daemon.context;
-    startHeapTuning(() => received.bodyBytes);
+    const { startDaemon } = await import('@routeplane/daemon');
+    daemon = await startDaemon(loaded.config, { log: (line) => process.stderr.write(line + '\n'), configPath: loaded.file });
   } catch (err) {
     process.stderr.write(`routeplane: cannot start: ${(err as Error).message}\n`);
     return EXIT_FAILURE;

@@ -1,0 +1,218 @@
+import { orderChain, type TargetStateView, targetState, usableInBackground } from '@routeplane/shared';
+import type { EngineState } from './engine-state.js';
+import type { Held } from './table.js';
+import type { Claim, HeldBack, Plan, PlanEntry, PlannedTarget, PlanOptions } from './types.js';
+
+/**
+ * A request's chain, fixed when it starts: each entry's state from the
+ * shared rule, the breaker's ordering, and the probe claims of probe-ready
+ * targets (one request per breaker). Background work gets healthy targets
+ * only, never a probe, never fail-open (spec/lanes.md).
+ */
+
+const NO_CLAIMS: readonly Claim[] = Object.freeze([]);
+
+/** The live breakers covering one entry; empty (and shared) when none does. */
+function coveringOf(s: EngineState, entry: PlanEntry): Held[] {
+  const found: Held[] = [];
+  for (const key of entry.keys.covering) {
+    const held = s.table.get(key);
+    if (held !== undefined) found.push(held);
+  }
+  return found;
+}
+
+export function stateOf(covering: readonly Held[]): TargetStateView {
+  return targetState(covering.map((h) => h.b));
+}
+
+export function plan(s: EngineState, entries: readonly PlanEntry[], options: PlanOptions = {}): Plan | Promise<Plan> {
+  const now = s.clock.now();
+  const lane = options.lane ?? 'foreground';
+  const pinnedIndex = options.pinnedIndex ?? null;
+  // The fast path: nothing is tripped anywhere, the base order stands.
+  if (s.table.size === 0 && (lane === 'foreground' || options.reserveUntil === undefined)) {
+    return healthyPlan(entries, now, lane, pinnedIndex);
+  }
+
+  const states: Array<{ entry: PlanEntry; covering: Held[]; view: TargetStateView; reserve: number | null }> = [];
+  for (const entry of entries) {
+    const covering = coveringOf(s, entry);
+    const reserve = lane === 'background' ? (options.reserveUntil?.(entry.keys.seat) ?? null) : null;
+    states.push({ entry, covering, view: stateOf(covering), reserve });
+  }
+
+  if (lane === 'background') {
+    const usable = states.filter((x) => usableInBackground(x.view.state) && x.reserve === null);
+    if (usable.length === 0) return heldBackPlan(entries, states, now);
+    return {
+      entries,
+      targets: usable.map((x) => planned(x.entry, 'healthy', null, null, false)),
+      failOpen: false,
+      claims: NO_CLAIMS,
+      plannedAt: now,
+      lane,
+      heldBack: null,
+    };
+  }
+
+  const claims: Claim[] = [];
+  const targets: PlannedTarget[] = [];
+  for (const { entry, covering } of states) {
+    const pinned = entry.index === pinnedIndex;
+    // read again: an earlier entry of this chain may have just claimed a probe this one shares
+    const view = stateOf(covering);
+    if (view.state === 'healthy') {
+      targets.push(planned(entry, 'healthy', null, null, pinned));
+    } else if (view.state === 'probe_ready') {
+      for (const held of covering) if (held.b.phase === 'probe_ready') claims.push(claim(s, held, entry.index, now));
+      targets.push(planned(entry, 'probe', view.reasons[0] ?? null, null, pinned));
+    } else {
+      const left = view.until === null ? null : Math.max(0, view.until - now);
+      targets.push(planned(entry, 'tripped', view.reasons[0] ?? null, left, pinned));
+    }
+  }
+  const result = finishOrder(targets, pinnedIndex);
+  const made: Plan = { entries, targets: result.ordered, failOpen: result.failOpen, claims, plannedAt: now, lane, heldBack: null };
+  return claims.length === 0 ? made : confirmClaims(s, made);
+}
+
+/** Orders by health, then puts a pinned entry first: a pin is an explicit order the breaker never overrides. */
+function finishOrder(targets: PlannedTarget[], pinnedIndex: number | null): { ordered: PlannedTarget[]; failOpen: boolean } {
+  const { ordered, failOpen } = orderChain(targets, (t) => t.state !== 'tripped');
+  if (pinnedIndex === null) return { ordered, failOpen };
+  const at = ordered.findIndex((t) => t.index === pinnedIndex);
+  if (at <= 0) return { ordered, failOpen };
+  const pinned = ordered[at]!;
+  return { ordered: [pinned, ...ordered.slice(0, at), ...ordered.slice(at + 1)], failOpen };
+}
+
+function planned(
+  entry: PlanEntry,
+  state: PlannedTarget['state'],
+  reason: PlannedTarget['reason'],
+  leftMs: number | null,
+  pinned: boolean,
+): PlannedTarget {
+  return { seat: entry.keys.seat, model: entry.keys.model, index: entry.index, keys: entry.keys, state, reason, leftMs, pinned };
+}
+
+function healthyPlan(entries: readonly PlanEntry[], now: number, lane: Plan['lane'], pinnedIndex: number | null): Plan {
+  const targets = entries.map((e) => planned(e, 'healthy', null, null, e.index === pinnedIndex));
+  const ordered = pinnedIndex === null ? targets : finishOrder(targets, pinnedIndex).ordered;
+  return { entries, targets: ordered, failOpen: false, claims: NO_CLAIMS, plannedAt: now, lane, heldBack: null };
+}
+
+/** Background work found nothing routable: say why for each target, and route nothing. */
+function heldBackPlan(
+  entries: readonly PlanEntry[],
+  states: ReadonlyArray<{ entry: PlanEntry; covering: Held[]; view: TargetStateView; reserve: number | null }>,
+  now: number,
+): Plan {
+  const heldBack: HeldBack[] = states.map(({ entry, covering, view, reserve }) => {
+    if (view.state === 'healthy') return { seat: entry.keys.seat, model: entry.keys.model, reason: 'reserve', until: reserve };
+    return { seat: entry.keys.seat, model: entry.keys.model, reason: view.reasons[0] ?? 'model_errors', until: routableAgainAt(covering, now) };
+  });
+  return { entries, targets: [], failOpen: false, claims: NO_CLAIMS, plannedAt: now, lane: 'background', heldBack };
+}
+
+/**
+ * When a held-back target may be routable for background work again: the
+ * last of its breakers' `until`s (a probe-ready one once foreground work has
+ * probed it — its own `until` has passed, so `now`).
+ */
+function routableAgainAt(covering: readonly Held[], now: number): number | null {
+  let at: number | null = null;
+  for (const { b } of covering) {
+    const t = b.until === null ? null : Math.max(b.until, now);
+    if (t !== null && (at === null || t > at)) at = t;
+  }
+  return at;
+}
+
+/** Takes the probe of one probe-ready breaker for this request. */
+function claim(s: EngineState, held: Held, index: number, now: number): Claim {
+  const claimId = s.nextClaimId++;
+  held.claimId = claimId;
+  held.b.phase = 'probing';
+  held.b.claimed_at = now;
+  s.table.announce(held, 'probe_claimed', 'probe claimed');
+  return { key: held.b.key, index, claimId, resolved: false };
+}
+
+/**
+ * The store confirms each claim cluster-wide (memory: at once). A claim it
+ * refuses — another daemon holds that probe — is given up, and the target
+ * counts as tripped for this request: a probe may be delayed, never doubled.
+ */
+function confirmClaims(s: EngineState, made: Plan): Plan | Promise<Plan> {
+  const answers = made.claims.map((c) => s.store.claim(c.key, claimToken(s, c), made.plannedAt));
+  if (answers.every((a) => a === true)) return made;
+  if (answers.every((a) => typeof a === 'boolean')) return withRefusedClaims(s, made, answers as boolean[]);
+  return Promise.all(answers).then((all) => withRefusedClaims(s, made, all));
+}
+
+export function claimToken(s: EngineState, c: Claim): string {
+  return `${s.origin}#${c.claimId}`;
+}
+
+function withRefusedClaims(s: EngineState, made: Plan, answers: readonly boolean[]): Plan {
+  const refused = new Set<number>();
+  const kept: Claim[] = [];
+  made.claims.forEach((c, i) => {
+    if (answers[i]) return kept.push(c);
+    refused.add(c.index);
+    const held = s.table.get(c.key);
+    // another daemon holds this probe: our local claim never happened
+    if (held !== undefined && held.claimId === c.claimId && held.b.phase === 'probing') {
+      held.b.claimed_at = null;
+      held.b.phase = 'probe_ready';
+    }
+  });
+  if (refused.size === 0) return made;
+  // targets whose probe another daemon holds are tripped for this request
+  const byIndex = new Map(made.targets.map((t) => [t.index, t]));
+  const inBaseOrder: PlannedTarget[] = [];
+  for (const entry of made.entries) {
+    const t = byIndex.get(entry.index);
+    if (t === undefined) continue;
+    const lost = refused.has(t.index) && t.state === 'probe' && !kept.some((c) => c.index === t.index);
+    inBaseOrder.push(lost ? { ...t, state: 'tripped' } : t);
+  }
+  const pinnedIndex = inBaseOrder.find((t) => t.pinned)?.index ?? null;
+  const { ordered, failOpen } = finishOrder(inBaseOrder, pinnedIndex);
+  return { ...made, targets: ordered, failOpen, claims: kept };
+}
+
+/** The request is over: probe claims it never resolved are released. */
+export function finish(s: EngineState, p: Plan): void {
+  for (const c of p.claims) {
+    if (c.resolved) continue;
+    c.resolved = true;
+    releaseClaim(s, c, 'probe not reached');
+  }
+}
+
+export function releaseClaim(s: EngineState, c: Claim, reason: string): void {
+  const held = s.table.get(c.key);
+  if (held === undefined || held.claimId !== c.claimId || held.b.phase !== 'probing') return;
+  held.b.phase = 'probe_ready';
+  held.b.claimed_at = null;
+  s.table.announce(held, 'probe_ready', reason);
+  s.store.release(c.key, claimToken(s, c));
+}
+
+/** A background request was skipped (503): every breaker it stood behind counts it. */
+export function countSkipped(s: EngineState, p: Plan): void {
+  if (p.heldBack === null) return;
+  const now = s.clock.now();
+  const seen = new Set<string>();
+  for (const entry of p.entries) {
+    for (const held of coveringOf(s, entry)) {
+      if (seen.has(held.b.key)) continue;
+      seen.add(held.b.key);
+      held.b.skipped_count++;
+      s.table.counted(held, 'skipped', now);
+    }
+  }
+}
