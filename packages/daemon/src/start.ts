@@ -1,12 +1,8 @@
 import type { Server, ServerResponse } from 'node:http';
-import { hostname } from 'node:os';
 import { defaultDecisionLogPath, defaultSocketPath, isLoopback, type Config, type Env } from '@routeplane/shared';
-import { EventBus } from './events/bus.js';
-import { RecentDecisions } from './events/recent-decisions.js';
-import { createInfluence } from './breaker/engine.js';
-import { MemoryStore } from './breaker/store.js';
 import { systemClock, type Clock } from './breaker/types.js';
-import type { DaemonContext, ResolvedSeat } from './context.js';
+import type { DaemonContext } from './context.js';
+import { buildContext } from './build-context.js';
 import { buildHttpApp } from './http/app.js';
 import { startControlServer, type ControlServer } from './control/server.js';
 import { createControlApi } from './control/api.js';
@@ -43,63 +39,23 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? (() => {});
 
-  const seats = new Map<string, ResolvedSeat>();
-  const secrets: string[] = [];
-  for (const seat of config.seats) {
-    const apiKey = env[seat.api_key_env];
-    if (!apiKey) throw new Error(`environment variable ${seat.api_key_env} is not set (seat ${seat.id})`);
-    seats.set(seat.id, { ...seat, apiKey });
-    secrets.push(apiKey);
-  }
-  const tokenEnv = config.server.auth_token_env;
-  const authToken = tokenEnv === null ? null : (env[tokenEnv] ?? null);
-  if (tokenEnv !== null && !authToken) throw new Error(`environment variable ${tokenEnv} is not set (server.auth_token_env)`);
-  if (authToken) secrets.push(authToken);
   const listen = opts.listen ?? config.server.listen;
+  // the engine wakes the timers, which read the engine: created just below it
+  let timers: BreakerTimers | undefined;
+  const context = buildContext(config, { env, clock, configPath: opts.configPath ?? null, wake: () => timers?.reschedule() });
   // The config loader refuses this too; checked again here because `opts.listen` and
   // hand-built configs bypass it, and an open port without a token lends every seat key to anyone.
-  if (authToken === null && !isLoopback(listen.slice(0, listen.lastIndexOf(':')))) {
+  if (context.authToken === null && !isLoopback(listen.slice(0, listen.lastIndexOf(':')))) {
     throw new Error(`server.auth_token_env: required when listen (${listen}) is not a loopback address`);
   }
-
-  const bus = new EventBus(() => clock.now());
-  // the engine wakes the timers, which read the engine: created just below it
-  let timers: BreakerTimers;
-  const daemonId = `${hostname().split('.')[0]}:${process.pid}`;
-  const store = new MemoryStore(clock.now());
-  const influence = createInfluence(config.influence, config.seats, config.routes, {
-    clock,
-    onChange: (change) => bus.emit(change),
-    origin: daemonId,
-    store,
-    wake: () => timers.reschedule(),
-  });
-  const context: DaemonContext = {
-    config,
-    seats,
-    routes: new Map(config.routes.map((r) => [r.model, r])),
-    authToken,
-    bus,
-    influence,
-    counters: { requests: 0, failovers: 0, fail_open: 0 },
-    clock,
-    startedAt: clock.now(),
-    httpUrl: '',
-    secrets,
-    daemonId,
-    store,
-    configPath: opts.configPath ?? null,
-    restored: 0,
-    usage: new Map(),
-    recent: new RecentDecisions(bus),
-    reload: () => ({ ok: false, error: { code: 'bad_config', message: 'reload is not available in this daemon' } }),
-  };
+  const { bus, influence, store } = context;
 
   const logPath = opts.decisionLogPath !== undefined ? opts.decisionLogPath : (config.decision_log.path ?? defaultDecisionLogPath(env));
   const decisionLog = logPath === false ? null : new DecisionLog(logPath, config.decision_log.max_mb * 1024 * 1024, bus, log);
-  timers = new BreakerTimers(influence, clock);
+  const breakerTimers = new BreakerTimers(influence, clock);
+  timers = breakerTimers;
   bus.subscribe((event) => {
-    if (event.type === 'breaker') timers.reschedule();
+    if (event.type === 'breaker') breakerTimers.reschedule();
   });
 
   const app = buildHttpApp(context);
@@ -127,12 +83,12 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   } catch (err) {
     await control?.close().catch(() => {});
     await app.close().catch(() => {});
-    timers.stop();
+    breakerTimers.stop();
     context.recent.stop();
     await decisionLog?.close();
     throw err;
   }
-  timers.reschedule();
+  breakerTimers.reschedule();
   const started = control;
   let closing: Promise<void> | null = null;
 
@@ -143,7 +99,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     context,
     close(graceMs = 10_000) {
       closing ??= (async () => {
-        timers.stop();
+        breakerTimers.stop();
         await started.close();
         await closeHttp(app, graceMs, inFlight);
         context.recent.stop();

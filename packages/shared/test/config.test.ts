@@ -32,12 +32,26 @@ describe('config', () => {
   it('fills every default from the spec', () => {
     const r = parseConfig(minimal, 'rp.yaml', env);
     if (!r.ok) throw new Error(r.issues.map(formatIssue).join('\n'));
-    expect(r.config.server).toEqual({ listen: '127.0.0.1:4141', auth_token_env: null, body_limit_mb: 32 });
+    expect(r.config.server).toEqual({ listen: '127.0.0.1:4141', auth_token_env: null, agents: [], body_limit_mb: 32 });
     expect(r.config.control).toEqual({ socket: null });
     expect(r.config.decision_log).toEqual({ path: null, max_mb: 64 });
     expect(r.config.timeouts).toEqual({ connect_ms: 10_000, first_byte_ms: 120_000, idle_ms: 120_000 });
-    expect(r.config.influence).toEqual({ enabled: false, cooldown_secs: 60, max_cooldown_secs: 900, trip_threshold: 3, window_secs: 300 });
+    expect(r.config.influence).toEqual({
+      enabled: false,
+      cooldown_secs: 60,
+      max_cooldown_secs: 900,
+      trip_threshold: 3,
+      window_secs: 300,
+      max_quota_secs: 604_800,
+      trip_on_rejected_key: true,
+      state_file: null,
+      shared: null,
+    });
     expect(r.config.seats[0]?.headers).toEqual({});
+    expect(r.config.seats[0]?.reserve_pct).toBe(0);
+    expect(r.config.aliases).toEqual({});
+    expect(r.config.routes[0]).toMatchObject({ balance: 'ordered', lane: null, retry: null });
+    expect(r.config.routes[0]?.chain[0]).toMatchObject({ weight: 1, cost_per_mtok: null });
   });
 
   it('rejects an unknown key by its path, with the file and line', () => {

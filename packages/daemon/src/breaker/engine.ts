@@ -24,7 +24,12 @@ export interface InfluenceDeps {
   wake?: () => void;
 }
 
-export function createInfluence(cfg: InfluenceConfig, seats: readonly SeatConfig[], routes: readonly RouteConfig[], deps: InfluenceDeps): Influence {
+export function createInfluence(
+  cfg: InfluenceConfig,
+  seats: readonly SeatConfig[],
+  routes: readonly RouteConfig[],
+  deps: InfluenceDeps,
+): Influence {
   const topology = new Topology(seats, routes);
   if (!cfg.enabled) return disabledInfluence(topology, deps.clock);
   return new InfluenceEngine(cfg, topology, deps);

@@ -111,7 +111,12 @@ function heldBackPlan(
 ): Plan {
   const heldBack: HeldBack[] = states.map(({ entry, covering, view, reserve }) => {
     if (view.state === 'healthy') return { seat: entry.keys.seat, model: entry.keys.model, reason: 'reserve', until: reserve };
-    return { seat: entry.keys.seat, model: entry.keys.model, reason: view.reasons[0] ?? 'model_errors', until: routableAgainAt(covering, now) };
+    return {
+      seat: entry.keys.seat,
+      model: entry.keys.model,
+      reason: view.reasons[0] ?? 'model_errors',
+      until: routableAgainAt(covering, now),
+    };
   });
   return { entries, targets: [], failOpen: false, claims: NO_CLAIMS, plannedAt: now, lane: 'background', heldBack };
 }

@@ -33,7 +33,9 @@ export function seats(s: EngineState): Snapshot['seats'] {
       provider: seat.provider,
       upstream: seat.upstream,
       credit: credit ? v1Breaker(credit) : null,
-      rate_limit: rateLimit ? { since: rateLimit.since, until: rateLimit.until ?? rateLimit.since, refused_count: rateLimit.refused_count } : null,
+      rate_limit: rateLimit
+        ? { since: rateLimit.since, until: rateLimit.until ?? rateLimit.since, refused_count: rateLimit.refused_count }
+        : null,
       models: seat.models.map((model) => {
         const errors = published.get(breakerKey('errors', { scope: 'model', seat: seat.id, model }));
         return { model, streak: s.streaks.count(`${seat.id}/${model}`, now), breaker: errors ? v1Breaker(errors) : null };

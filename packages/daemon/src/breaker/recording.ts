@@ -87,10 +87,14 @@ function recordFailure(s: EngineState, keys: TargetKeys, evidence: Failure, clai
       if (!s.table.get(keys.credit)) tripWithCooldown(s, 'credit', { scope: 'seat', seat: keys.seat }, describe(evidence), signal);
       return;
     case 'key_rejected':
-      if (!s.table.get(keys.keyRejected)) tripWithCooldown(s, 'key_rejected', { scope: 'seat', seat: keys.seat }, describe(evidence), signal);
+      if (!s.table.get(keys.keyRejected))
+        tripWithCooldown(s, 'key_rejected', { scope: 'seat', seat: keys.seat }, describe(evidence), signal);
       return;
     case 'quota': {
-      const subject = evidence.cover === 'seat' ? { scope: 'seat' as const, seat: keys.seat } : { scope: 'model' as const, seat: keys.seat, model: keys.model };
+      const subject =
+        evidence.cover === 'seat'
+          ? { scope: 'seat' as const, seat: keys.seat }
+          : { scope: 'model' as const, seat: keys.seat, model: keys.model };
       const key = evidence.cover === 'seat' ? keys.seatQuota : keys.modelQuota;
       const held = s.table.get(key);
       // a probe of this very breaker that just failed already took the new reset
@@ -99,7 +103,15 @@ function recordFailure(s: EngineState, keys: TargetKeys, evidence: Failure, clai
       return;
     }
     case 'rate_limit':
-      setDeadline(s, 'rate_limit', { scope: 'seat', seat: keys.seat }, clampWait(evidence.waitMs, s.limits.maxCooldownMs), null, describe(evidence), signal);
+      setDeadline(
+        s,
+        'rate_limit',
+        { scope: 'seat', seat: keys.seat },
+        clampWait(evidence.waitMs, s.limits.maxCooldownMs),
+        null,
+        describe(evidence),
+        signal,
+      );
       return;
     case 'model_error':
       return recordModelError(s, keys, signal);

@@ -1,4 +1,12 @@
-import { breakerKey, type ChainEntryRef, type RouteRef, upstreamOf, type Provider, type RouteConfig, type SeatConfig } from '@routeplane/shared';
+import {
+  breakerKey,
+  type ChainEntryRef,
+  type RouteRef,
+  upstreamOf,
+  type Provider,
+  type RouteConfig,
+  type SeatConfig,
+} from '@routeplane/shared';
 
 /**
  * What the engine must know about the configuration, computed once per

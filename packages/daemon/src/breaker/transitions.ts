@@ -95,7 +95,14 @@ export function setDeadline(
  * A probe failed: the breaker re-trips. A quota answer sets its new reset;
  * any other failure uses the cooldown, doubled per failed probe.
  */
-export function failProbe(s: EngineState, held: Held, reason: string, signal: Signal | null, quotaWaitMs: number | null, resetAt: number | null): void {
+export function failProbe(
+  s: EngineState,
+  held: Held,
+  reason: string,
+  signal: Signal | null,
+  quotaWaitMs: number | null,
+  resetAt: number | null,
+): void {
   const now = s.clock.now();
   const b = held.b;
   b.failed_probes++;

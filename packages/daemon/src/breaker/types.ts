@@ -1,13 +1,4 @@
-import type {
-  Breaker,
-  BreakerEvent,
-  ChainEntryState,
-  Lane,
-  OpenBreaker,
-  Snapshot,
-  SnapshotRoute,
-  TripReason,
-} from '@routeplane/shared';
+import type { Breaker, BreakerEvent, ChainEntryState, Lane, OpenBreaker, Snapshot, SnapshotRoute, TripReason } from '@routeplane/shared';
 import type { Evidence } from '../signals/evidence.js';
 import type { TargetKeys } from './topology.js';
 

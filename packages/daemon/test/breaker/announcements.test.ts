@@ -28,7 +28,12 @@ describe('breaker events carry the whole breaker (spec/protocol-v2.md)', () => {
       ['cleared', 'credit:a', null],
     ]);
     expect(e.events[0]).toMatchObject({ scope: 'seat_credit', seat: 'a', model: null, signal: sig(402, 'billing_error') });
-    expect(e.events[0]!.breaker).toMatchObject({ since: e.clock.t - 10_000, until: e.clock.t, cooldown_ms: 10_000, signal: sig(402, 'billing_error') });
+    expect(e.events[0]!.breaker).toMatchObject({
+      since: e.clock.t - 10_000,
+      until: e.clock.t,
+      cooldown_ms: 10_000,
+      signal: sig(402, 'billing_error'),
+    });
     // until keeps the probe-ready time that passed while probing
     expect(e.events[2]!.breaker).toMatchObject({ until: e.clock.t, claimed_at: e.clock.t });
   });
@@ -74,7 +79,7 @@ describe('refused counts (coalesced)', () => {
     const e = engine(seats, refs);
     const replay = new Map<string, Breaker>();
     const check = () => {
-      for (const event of e.events.splice(0)) applyBreakerEvent(replay, event);
+      for (const event of e.events.splice(0)) applyBreakerEvent(replay, { ...event, seq: 0, ts: 0 });
       expect([...replay.values()]).toEqual(e.inf.breakers());
     };
     e.attempt('a', 'm', credit);

@@ -80,7 +80,12 @@ describe('key_rejected (spec/signals.md "A rejected key")', () => {
   it('trips the seat like credit: credit cooldown, one probe, a success on the seat clears it', () => {
     const e = engine(seats, refs, { cooldown_secs: 10 });
     e.attempt('a', 'opus', { class: 'key_rejected', signal: sig(401, 'authentication_error') });
-    expect(e.breaker('key_rejected:a')).toMatchObject({ kind: 'key_rejected', scope: 'seat', cooldown_ms: 10_000, signal: sig(401, 'authentication_error') });
+    expect(e.breaker('key_rejected:a')).toMatchObject({
+      kind: 'key_rejected',
+      scope: 'seat',
+      cooldown_ms: 10_000,
+      signal: sig(401, 'authentication_error'),
+    });
     expect(e.names(e.plan())).toEqual(['b/sonnet', 'a/opus', 'a/sonnet']);
     e.clock.advance(10_000);
     const probe = e.plan();

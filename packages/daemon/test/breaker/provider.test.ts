@@ -23,7 +23,13 @@ describe('the provider-wide breaker (spec/lanes.md)', () => {
     e.attempt('one', 'sonnet', err);
     e.attempt('two', 'sonnet', err);
     e.attempt('one', 'sonnet', err);
-    expect(e.breaker(PROVIDER)).toMatchObject({ kind: 'errors', scope: 'provider', seat: null, upstream: 'https://api.anthropic.example', model: 'sonnet' });
+    expect(e.breaker(PROVIDER)).toMatchObject({
+      kind: 'errors',
+      scope: 'provider',
+      seat: null,
+      upstream: 'https://api.anthropic.example',
+      model: 'sonnet',
+    });
     expect(e.events.find((x) => x.key === PROVIDER)).toMatchObject({ scope: 'provider_model', seat: null, model: 'sonnet' });
     // every sonnet target of the upstream goes back; the same seat's other model does not
     expect(e.names(e.plan())).toEqual(['far/sonnet', 'one/haiku', 'one/sonnet', 'two/sonnet']);

@@ -1,8 +1,7 @@
-import { validateConfig, type Config } from '@routeplane/shared';
-import { createInfluence } from '../../src/breaker/influence.js';
+import { validateConfig } from '@routeplane/shared';
+import { buildContext } from '../../src/build-context.js';
 import { systemClock } from '../../src/breaker/types.js';
-import type { DaemonContext, ResolvedSeat } from '../../src/context.js';
-import { EventBus } from '../../src/events/bus.js';
+import type { DaemonContext } from '../../src/context.js';
 
 /**
  * A daemon context made of the real parts (config validation, event bus,
@@ -32,22 +31,7 @@ export function controlOnlyContext(influenceEnabled = true): DaemonContext {
     env,
   );
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
-  const config: Config = loaded.config;
-  const bus = new EventBus();
-  const influence = createInfluence(config.influence, config.seats, config.routes, systemClock, (change) => bus.emit(change));
-  const seats = new Map<string, ResolvedSeat>(config.seats.map((s) => [s.id, { ...s, apiKey: env[s.api_key_env as keyof typeof env] }]));
-  return {
-    config,
-    seats,
-    routes: new Map(config.routes.map((r) => [r.model, r])),
-    authToken: null,
-    bus,
-    influence,
-    counters: { requests: 0, failovers: 0, fail_open: 0 },
-    received: { bodyBytes: 0 },
-    clock: systemClock,
-    startedAt: Date.now(),
-    httpUrl: 'http://127.0.0.1:9',
-    secrets: Object.values(env),
-  };
+  const context = buildContext(loaded.config, { env, clock: systemClock, configPath: null });
+  context.httpUrl = 'http://127.0.0.1:9';
+  return context;
 }

@@ -38,7 +38,22 @@ describe('control protocol over the real socket', () => {
         pid: process.pid,
         started_at: d.t.context.startedAt,
         http_url: d.t.url,
-        influence: { enabled: true, cooldown_secs: 600, max_cooldown_secs: 900, trip_threshold: 1, window_secs: 300 },
+        influence: {
+          enabled: true,
+          cooldown_secs: 600,
+          max_cooldown_secs: 900,
+          trip_threshold: 1,
+          window_secs: 300,
+          max_quota_secs: 604_800,
+          trip_on_rejected_key: true,
+          state_file: null,
+          shared: null,
+        },
+        protocol: 2,
+        daemon_id: d.t.context.daemonId,
+        store: { kind: 'memory', state: 'ok', since: d.t.context.startedAt, daemons: 1 },
+        restored: 0,
+        config_path: null,
       },
     });
   });
@@ -49,7 +64,7 @@ describe('control protocol over the real socket', () => {
     const client = await connect(d);
     const { result: snap } = await client.request('snapshot');
 
-    expect(Object.keys(snap).sort()).toEqual(['counters', 'influence', 'now', 'routes', 'seats']);
+    expect(Object.keys(snap).sort()).toEqual(['breakers', 'counters', 'influence', 'now', 'routes', 'seats', 'seq', 'store']);
     expect(snap.influence.enabled).toBe(true);
     expect(snap.counters).toEqual({ requests: 2, failovers: expect.any(Number), fail_open: expect.any(Number) });
     expect(snap.counters.failovers).toBeGreaterThanOrEqual(2);

@@ -51,7 +51,7 @@ describe('Subscriber', () => {
     // for the client to catch up: the queue absorbs the burst, drain empties it.
     let sent = 0;
     for (let burst = 0; burst < 5; burst++) {
-      for (let i = 0; i < 150; i++) bus.emit(sampleEvent(sent++));
+      for (let i = 0; i < 100; i++) bus.emit(sampleEvent(sent++));
       const last = sent;
       await client.waitFor((l) => l.event?.seq === last, `event ${last}`);
     }

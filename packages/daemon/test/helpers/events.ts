@@ -100,5 +100,12 @@ export function nextDecision(bus: EventBus, timeoutMs?: number): Promise<Decisio
 }
 
 function describe(event: DaemonEvent): string {
-  return event.type === 'decision' ? `decision(${event.status})` : `breaker(${event.action} ${event.seat})`;
+  switch (event.type) {
+    case 'decision':
+      return `decision(${event.status})`;
+    case 'breaker':
+      return `breaker(${event.action} ${event.key})`;
+    default:
+      return event.type;
+  }
 }

@@ -36,7 +36,9 @@ describe('agent abort', () => {
     await upstreamRequest.closed;
     const d = await fx.t.events.nextDecision();
     expect(d.status).toBe(499);
-    expect(d.attempts).toEqual([{ seat: 'a', model: 'model-a', outcome: 'aborted', status: null, ms: expect.any(Number) }]);
+    expect(d.attempts).toEqual([
+      { seat: 'a', model: 'model-a', outcome: 'aborted', status: null, ms: expect.any(Number), evidence: null, signal: null, retry: 0 },
+    ]);
     expect(d.served_by).toBeNull();
     expectNoEvidence(fx);
     expect(fx.b.requests).toHaveLength(0);

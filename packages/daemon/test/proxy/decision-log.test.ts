@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DecisionEvent, UnstampedEvent } from '@routeplane/shared';
 import { DecisionLog } from '../../src/decision-log.js';
 import { EventBus } from '../../src/events/bus.js';
+import { DECISION_DEFAULTS } from '../control/sample-events.js';
 
 let dir: string | null = null;
 afterEach(async () => {
@@ -19,12 +20,13 @@ function decision(i: number): UnstampedEvent {
     route: 'gpt',
     family: 'openai',
     stream: false,
-    chain: [{ seat: 'a', model: 'm', state: 'healthy', reason: null }],
-    attempts: [{ seat: 'a', model: 'm', outcome: 'ok', status: 200, ms: 3 }],
+    chain: [{ seat: 'a', model: 'm', state: 'healthy', reason: null, pinned: false, left_ms: null }],
+    attempts: [{ seat: 'a', model: 'm', outcome: 'ok', status: 200, ms: 3, evidence: 'ok', signal: null, retry: 0 }],
     served_by: 'a/m',
     status: 200,
     duration_ms: 4,
     fail_open: false,
+    ...DECISION_DEFAULTS,
   };
 }
 
@@ -52,6 +54,10 @@ describe('decision log', () => {
       cooldown_ms: 1000,
       until: 1,
       failed_probes: 0,
+      key: 'credit:a',
+      breaker: null,
+      signal: null,
+      origin: 'test:1',
     });
     await log.close();
     const written = lines(await readFile(path, 'utf8'));

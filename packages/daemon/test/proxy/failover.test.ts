@@ -39,7 +39,9 @@ describe('fail-over table', () => {
     expect(res.headers.get('x-routeplane-target')).toBe('a/model-a');
     expect(res.headers.get('x-routeplane-attempts')).toBe('1');
     const d = await fx.t.events.nextDecision();
-    expect(d.attempts).toEqual([{ seat: 'a', model: 'model-a', outcome: 'ok', status: 200, ms: expect.any(Number) }]);
+    expect(d.attempts).toEqual([
+      { seat: 'a', model: 'model-a', outcome: 'ok', status: 200, ms: expect.any(Number), evidence: 'ok', signal: null, retry: 0 },
+    ]);
     expect(d).toMatchObject({ served_by: 'a/model-a', status: 200, route: 'gpt', family: 'openai', fail_open: false });
     expect(fx.a.requests[0]!.json.model).toBe('model-a');
     expect(fx.b.requests).toHaveLength(0);

@@ -141,7 +141,7 @@ describe('routing by path and model', () => {
     expect(body.error.message).toContain('openai');
     const d = await t.events.nextDecision();
     expect(d).toMatchObject({ route: 'claude', status: 400, attempts: [] });
-    expect(d.chain).toEqual([{ seat: 'x', model: 'claude-real', state: 'skipped', reason: 'protocol' }]);
+    expect(d.chain).toEqual([{ seat: 'x', model: 'claude-real', state: 'skipped', reason: 'protocol', pinned: false, left_ms: null }]);
   });
 
   it('targets of the other family are skipped (reason protocol), never attempted', async () => {
@@ -151,8 +151,8 @@ describe('routing by path and model', () => {
     expectRouteplaneHeaders(res, 1, 'o/gpt-real');
     const d = await t.events.nextDecision();
     expect(d.chain).toEqual([
-      { seat: 'o', model: 'gpt-real', state: 'healthy', reason: null },
-      { seat: 'x', model: 'claude-real', state: 'skipped', reason: 'protocol' },
+      { seat: 'o', model: 'gpt-real', state: 'healthy', reason: null, pinned: false, left_ms: null },
+      { seat: 'x', model: 'claude-real', state: 'skipped', reason: 'protocol', pinned: false, left_ms: null },
     ]);
     expect(d.attempts.map((a) => a.seat)).toEqual(['o']);
     expect(o.requests).toHaveLength(1);
@@ -258,7 +258,12 @@ describe("the daemon's own endpoints", () => {
     expect(status.status).toBe(200);
     expectNoRouteplaneHeaders(status);
     const summary = await readJson(status);
-    expect(summary).toEqual({ ...t.context.influence.status(), now: expect.any(Number) });
+    expect(summary).toEqual({
+      now: expect.any(Number),
+      daemon: { ...identity(t), store: expect.objectContaining({ kind: 'memory', state: 'ok' }) },
+      counters: expect.any(Object),
+      open: t.context.influence.open(),
+    });
 
     const models = await fetch(`${t.url}/v1/models`);
     expectNoRouteplaneHeaders(models);
@@ -317,3 +322,7 @@ describe('agent token (server.auth_token_env)', () => {
     for (const req of [...o.requests, ...x.requests]) expect(JSON.stringify(req.headers)).not.toContain(TOKEN);
   });
 });
+
+function identity(t: { url: string; context: { startedAt: number } }) {
+  return { version: expect.any(String), pid: process.pid, started_at: t.context.startedAt, http_url: t.url, config_path: null };
+}

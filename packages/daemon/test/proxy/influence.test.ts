@@ -23,8 +23,8 @@ describe('influence across requests', () => {
     expect(second.headers.get('x-routeplane-attempts')).toBe('1');
     const d = await fx.t.events.nextDecision();
     expect(d.chain).toEqual([
-      { seat: 'b', model: 'model-b', state: 'healthy', reason: null },
-      { seat: 'a', model: 'model-a', state: 'tripped', reason: 'credit' },
+      { seat: 'b', model: 'model-b', state: 'healthy', reason: null, pinned: false, left_ms: null },
+      { seat: 'a', model: 'model-a', state: 'tripped', reason: 'credit', pinned: false, left_ms: expect.any(Number) },
     ]);
     expect(d.attempts.map((a) => a.seat)).toEqual(['b']);
     expect(fx.a.requests).toHaveLength(1);
@@ -69,7 +69,7 @@ describe('influence across requests', () => {
     expect(all.filter((r) => r.headers.get('x-routeplane-target') === 'a/model-a')).toHaveLength(1);
     const probe = await fx.t.events.nextDecision();
     expect(probe.served_by).toBe('a/model-a');
-    expect(probe.chain[0]).toEqual({ seat: 'a', model: 'model-a', state: 'probe', reason: 'credit' });
+    expect(probe.chain[0]).toEqual({ seat: 'a', model: 'model-a', state: 'probe', reason: 'credit', pinned: false, left_ms: null });
     await fx.t.events.take(isBreaker('cleared', 'a'));
     expect(fx.a.requests.length - before).toBe(1);
   });
