@@ -135,13 +135,12 @@ function routableAgainAt(covering: readonly Held[], now: number): number | null 
   return at;
 }
 
-/** Takes the probe of one probe-ready breaker for this request. */
+/** Takes the probe of one probe-ready breaker for this request; announced once the store confirms it. */
 function claim(s: EngineState, held: Held, index: number, now: number): Claim {
   const claimId = s.nextClaimId++;
   held.claimId = claimId;
   held.b.phase = 'probing';
   held.b.claimed_at = now;
-  s.table.announce(held, 'probe_claimed', 'probe claimed');
   return { key: held.b.key, index, claimId, resolved: false };
 }
 
@@ -152,30 +151,33 @@ function claim(s: EngineState, held: Held, index: number, now: number): Claim {
  */
 function confirmClaims(s: EngineState, made: Plan): Plan | Promise<Plan> {
   const answers = made.claims.map((c) => s.store.claim(c.key, claimToken(s, c), made.plannedAt));
-  if (answers.every((a) => a === true)) return made;
-  if (answers.every((a) => typeof a === 'boolean')) return withRefusedClaims(s, made, answers as boolean[]);
-  return Promise.all(answers).then((all) => withRefusedClaims(s, made, all));
+  if (answers.every((a) => typeof a === 'boolean')) return settleClaims(s, made, answers as boolean[]);
+  return Promise.all(answers).then((all) => settleClaims(s, made, all));
 }
 
 export function claimToken(s: EngineState, c: Claim): string {
   return `${s.origin}#${c.claimId}`;
 }
 
-function withRefusedClaims(s: EngineState, made: Plan, answers: readonly boolean[]): Plan {
+function settleClaims(s: EngineState, made: Plan, answers: readonly boolean[]): Plan {
   const refused = new Set<number>();
   const kept: Claim[] = [];
   made.claims.forEach((c, i) => {
-    if (answers[i]) return kept.push(c);
-    refused.add(c.index);
     const held = s.table.get(c.key);
-    // another daemon holds this probe: our local claim never happened
-    if (held !== undefined && held.claimId === c.claimId && held.b.phase === 'probing') {
+    const ours = held !== undefined && held.claimId === c.claimId && held.b.phase === 'probing';
+    if (answers[i] && ours) {
+      kept.push(c);
+      s.table.announce(held, 'probe_claimed', 'probe claimed');
+      return;
+    }
+    refused.add(c.index);
+    // another daemon holds this probe (or the breaker moved on while we asked): our claim never happened
+    if (ours) {
       held.b.claimed_at = null;
       held.b.phase = 'probe_ready';
     }
   });
   if (refused.size === 0) return made;
-  // targets whose probe another daemon holds are tripped for this request
   const byIndex = new Map(made.targets.map((t) => [t.index, t]));
   const inBaseOrder: PlannedTarget[] = [];
   for (const entry of made.entries) {

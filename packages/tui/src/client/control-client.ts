@@ -5,6 +5,7 @@ import {
   type ControlCommand,
   type ControlError,
   type ControlErrorCode,
+  type ControlRequest,
   type RequestId,
   type ResultByCommand,
   type StreamedEvent,
@@ -36,8 +37,11 @@ export class ControlRequestError extends Error {
   }
 }
 
+/** A command's own fields (everything but `id` and `cmd`), as the protocol schema defines them. */
+export type CommandArgs<C extends ControlCommand> = Omit<Extract<ControlRequest, { cmd: C }>, 'id' | 'cmd'>;
+
 export interface ControlClient {
-  request<C extends ControlCommand>(cmd: C, args?: { seat?: string; model?: string }): Promise<ResultByCommand[C]>;
+  request<C extends ControlCommand>(cmd: C, args?: CommandArgs<C>): Promise<ResultByCommand[C]>;
   /** sends `subscribe`; resolves after the reply; then every `{event}` line goes to onEvent */
   subscribe(onEvent: (event: StreamedEvent) => void): Promise<void>;
   /** called once when the connection ends (daemon gone, overflow, close()) */
@@ -121,7 +125,7 @@ class SocketControlClient implements ControlClient {
     socket.on('close', () => this.finish(this.lastError));
   }
 
-  request<C extends ControlCommand>(cmd: C, args: { seat?: string; model?: string } = {}): Promise<ResultByCommand[C]> {
+  request<C extends ControlCommand>(cmd: C, args: CommandArgs<C> = {} as CommandArgs<C>): Promise<ResultByCommand[C]> {
     if (this.closed) return Promise.reject(new Error('the connection to the routeplane daemon is closed'));
     const id = this.nextId++;
     return new Promise<ResultByCommand[C]>((resolve, reject) => {

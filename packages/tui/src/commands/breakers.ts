@@ -20,6 +20,32 @@ export function registerBreakers(program: Command): void {
   ).action(async (opts: ResetOptions) => {
     process.exitCode = await runReset(opts);
   });
+  withClientOptions(
+    breakers
+      .command('probe')
+      .description('let the next request probe tripped breakers now (you know the provider recovered early)')
+      .requiredOption('--seat <id>', 'the seat (its seat-wide breakers and its models)')
+      .option('--model <model>', 'only this model on --seat (and a provider breaker covering it)'),
+  ).action(async (opts: ResetOptions & { seat: string }) => {
+    process.exitCode = await runProbe(opts);
+  });
+}
+
+async function runProbe(opts: ResetOptions & { seat: string }): Promise<number> {
+  const colour = colourFor(process.stdout);
+  return withDaemon(opts, async (client) => {
+    try {
+      const { made_ready } = await client.request('probe', { seat: opts.seat, model: opts.model });
+      process.stdout.write(`${colour.green('●')} routing-influence breakers probe\n  ready     ${made_ready} breaker(s)\n`);
+      return 0;
+    } catch (err) {
+      if (err instanceof ControlRequestError && err.code === 'influence_disabled') {
+        process.stdout.write('routing influence is disabled (no breakers to probe)\n');
+        return 0;
+      }
+      throw err;
+    }
+  });
 }
 
 async function runReset(opts: ResetOptions): Promise<number> {
