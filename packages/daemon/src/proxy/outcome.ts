@@ -1,6 +1,6 @@
 import type { AttemptOutcome } from '@routeplane/shared';
 import type { Evidence } from '../breaker/types.js';
-import { parseRetryAfter } from './retry-after.js';
+import { parseRetryAfter } from '../signals/retry-after.js';
 
 /**
  * The fail-over table (spec "Attempts and fail-over") as data: what an
