@@ -13,3 +13,4 @@ export * from './version.js';
 export * from './paths.js';
 export * from './breaker/projection.js';
 export * from './duration-words.js';
+export * from './signal-words.js';

@@ -5,19 +5,26 @@ import { streamErrorEvent } from './error-shapes.js';
 import type { HeaderMap } from './headers.js';
 import { classifyTransportError } from './upstream-client.js';
 import type { BodySink, UpstreamBody } from './upstream-exchange.js';
+import type { Classified } from '../signals/classify.js';
 
 export type RelayResult =
   | { kind: 'done' }
+  /** the first chunk showed an error instead of an answer (spec/signals.md "Errors inside a 2xx"): nothing reached the agent */
+  | { kind: 'embedded_error'; classified: Classified; body: Buffer }
   /** the body failed before any byte reached the agent: the request may still fail over */
   | { kind: 'failed_early'; failure: 'timeout' | 'network' }
   /** the body failed after bytes reached the agent: the stream was ended with an error event, or cut */
   | { kind: 'broken'; failure: 'timeout' | 'network' }
   | { kind: 'aborted' };
 
+/** Reads the first chunk of a 2xx: null to serve it, or what the error inside it is evidence of. */
+export type FirstChunkCheck = (chunk: Buffer) => Classified | null;
+
 /**
  * Relays a 2xx body chunk by chunk as it arrives; never buffers it. The
  * status line and headers go out with the first chunk, not before, so a body
- * that fails before its first byte can still fail over cleanly.
+ * that fails before its first byte — or whose first chunk is an error — can
+ * still fail over cleanly.
  */
 export function relaySuccess(
   res: ServerResponse,
@@ -27,12 +34,14 @@ export function relaySuccess(
   agent: AgentLink,
   family: Family,
   label: string,
+  check: FirstChunkCheck,
 ): Promise<RelayResult> {
-  return new Promise((resolve) => body.pipeTo(new Relay(res, status, headers, body, agent, family, label, resolve)));
+  return new Promise((resolve) => body.pipeTo(new Relay(res, status, headers, body, agent, family, label, check, resolve)));
 }
 
 class Relay implements BodySink {
   private started = false;
+  private settled = false;
   private waitingForDrain = false;
 
   constructor(
@@ -43,12 +52,28 @@ class Relay implements BodySink {
     private readonly agent: AgentLink,
     private readonly family: Family,
     private readonly label: string,
-    private readonly resolve: (result: RelayResult) => void,
+    private readonly check: FirstChunkCheck,
+    private readonly resolveWith: (result: RelayResult) => void,
   ) {}
 
+  private resolve(result: RelayResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolveWith(result);
+  }
+
   data(chunk: Buffer): void {
+    if (this.settled) return;
     const { res } = this;
     if (!this.started) {
+      const error = this.check(chunk);
+      // an error the request caused (`none`) goes to the agent as the upstream sent it; any other fails over
+      if (error !== null && error.verdict !== 'pass_back') {
+        // The error is in this first chunk; nothing is waited for beyond it (a stream may stay open).
+        this.body.cancel();
+        this.resolve({ kind: 'embedded_error', classified: error, body: chunk });
+        return;
+      }
       res.writeHead(this.status, this.headers);
       this.started = true;
     }
@@ -64,6 +89,7 @@ class Relay implements BodySink {
   }
 
   end(): void {
+    if (this.settled) return;
     if (this.agent.gone) return this.resolve({ kind: 'aborted' });
     if (!this.started) this.res.writeHead(this.status, this.headers);
     this.res.end();
@@ -71,6 +97,7 @@ class Relay implements BodySink {
   }
 
   fail(err: Error): void {
+    if (this.settled) return;
     const failure = classifyTransportError(err, this.agent.gone);
     if (failure === 'aborted') return this.resolve({ kind: 'aborted' });
     if (!this.started) return this.resolve({ kind: 'failed_early', failure });

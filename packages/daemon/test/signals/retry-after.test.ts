@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../src/proxy/retry-after.js';
+import { parseRetryAfter } from '../../src/signals/retry-after.js';
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
 

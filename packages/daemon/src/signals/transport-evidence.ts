@@ -1,0 +1,14 @@
+import type { Evidence } from './evidence.js';
+import { ABORTED } from './evidence.js';
+
+/**
+ * Evidence of an attempt that got no answer to classify (spec/signals.md:
+ * "a timeout, a refused or reset connection, or a broken stream →
+ * model_error (as today); an agent that hung up → no evidence"). There is no
+ * upstream word to quote, so no signal.
+ */
+export function transportEvidence(failure: 'timeout' | 'network' | 'stream_error' | 'aborted'): Evidence {
+  return failure === 'aborted' ? ABORTED : MODEL_ERROR;
+}
+
+const MODEL_ERROR: Evidence = Object.freeze({ class: 'model_error', signal: null });
