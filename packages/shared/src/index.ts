@@ -1,6 +1,7 @@
 export * from './config/schema.js';
 export * from './config/load.js';
 export * from './config/yaml-document.js';
+export * from './config/policy-checks.js';
 export * from './breaker/breaker.js';
 export * from './breaker/coverage.js';
 export * from './breaker/target-state.js';

@@ -1,7 +1,10 @@
+import type { SessionSpans } from '../policy/session-key.js';
 import { scanTopLevel, type Span } from './top-level-scan.js';
 
 /** What the proxy needs from an agent's body, read once. */
-export type AgentBody = { ok: true; model: string; stream: boolean; body: Buffer; modelSpan: Span } | { ok: false; message: string };
+export type AgentBody =
+  | { ok: true; model: string; stream: boolean; body: Buffer; modelSpan: Span; sessionSpans: SessionSpans }
+  | { ok: false; message: string };
 
 const NOT_JSON = 'request body is not valid JSON: expected a JSON object with a "model" field';
 
@@ -25,7 +28,8 @@ export function readAgentBody(body: Buffer | undefined): AgentBody {
   if (typeof model !== 'string') return { ok: false, message: `request body field "model" must be a string, got ${describe(model)}` };
   const stream = scan.stream === null ? false : parseSpan(body, scan.stream);
   if (stream === INVALID) return { ok: false, message: NOT_JSON };
-  return { ok: true, model, stream: stream === true, body, modelSpan: scan.model };
+  const sessionSpans = { metadata: scan.metadata, promptCacheKey: scan.promptCacheKey };
+  return { ok: true, model, stream: stream === true, body, modelSpan: scan.model, sessionSpans };
 }
 
 const INVALID = Symbol('invalid JSON');

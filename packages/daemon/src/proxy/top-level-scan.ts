@@ -1,8 +1,9 @@
 /**
  * Reads what the proxy needs from an agent's JSON body — where the top-level
- * `model` and `stream` values are — without turning the body into a string
- * or an object. On a 200 KB body `toString` + `JSON.parse` cost more than a
- * bare proxy's whole request; this scan costs a fraction of that.
+ * `model` and `stream` values are, and the members a session key may come
+ * from — without turning the body into a string or an object. On a 200 KB
+ * body `toString` + `JSON.parse` cost more than a bare proxy's whole
+ * request; this scan costs a fraction of that.
  *
  * What it checks: the top level exactly — one object, its keys, colons,
  * commas, the scalar values (literals and numbers), that every string ends
@@ -27,8 +28,12 @@ export interface Span {
 }
 
 export type TopLevelScan =
-  /** the spans of the last top-level `model` and `stream` values, when present */
-  | { kind: 'object'; model: Span | null; stream: Span | null }
+  /**
+   * the spans of the last top-level `model`, `stream`, `metadata` and
+   * `prompt_cache_key` values, when present (the last two carry a session key,
+   * see policy/session-key.ts)
+   */
+  | { kind: 'object'; model: Span | null; stream: Span | null; metadata: Span | null; promptCacheKey: Span | null }
   /** the first byte that is not whitespace does not open an object */
   | { kind: 'not_object' }
   /** the top level breaks the grammar */
@@ -47,8 +52,21 @@ const PLUS = 0x2b;
 const DOT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
-const MODEL = Buffer.from('model');
-const STREAM = Buffer.from('stream');
+/** Member names looked for, as bytes (compared raw) and as text (compared once a key's escapes are decoded). */
+export interface Names {
+  readonly bytes: readonly Buffer[];
+  readonly text: readonly string[];
+}
+
+export function names(...text: string[]): Names {
+  return { bytes: text.map((t) => Buffer.from(t)), text };
+}
+
+const MODEL = 0;
+const STREAM = 1;
+const METADATA = 2;
+const PROMPT_CACHE_KEY = 3;
+const TOP_LEVEL_NAMES = names('model', 'stream', 'metadata', 'prompt_cache_key');
 const LITERALS = [Buffer.from('true'), Buffer.from('false'), Buffer.from('null')];
 const MALFORMED: TopLevelScan = { kind: 'malformed' };
 const NOT_OBJECT: TopLevelScan = { kind: 'not_object' };
@@ -150,55 +168,83 @@ function skipValue(buf: Buffer, i: number): number {
   return end > i && isScalar(buf, i, end) ? end : -1;
 }
 
-type Key = 'model' | 'stream' | 'other' | 'malformed';
+const OTHER_KEY = -1;
+const MALFORMED_KEY = -2;
 
-/** Which key the string at [start, end) (quotes included) names once its escapes are decoded. */
-function keyAt(buf: Buffer, start: number, end: number): Key {
+/** Which of `wanted` the key string at [start, end) (quotes included) names once its escapes are decoded. */
+function keyAt(buf: Buffer, start: number, end: number, wanted: Names): number {
   const inner = end - start - 2;
-  if (inner === MODEL.length && buf.compare(MODEL, 0, MODEL.length, start + 1, end - 1) === 0) return 'model';
-  if (inner === STREAM.length && buf.compare(STREAM, 0, STREAM.length, start + 1, end - 1) === 0) return 'stream';
+  for (let k = 0; k < wanted.bytes.length; k++) {
+    const name = wanted.bytes[k]!;
+    if (inner === name.length && buf.compare(name, 0, name.length, start + 1, end - 1) === 0) return k;
+  }
   // `"mod\u0065l"` is also "model"; rare, so only keys with an escape are decoded
   const backslash = buf.indexOf(BACKSLASH, start);
-  if (backslash === -1 || backslash >= end) return 'other';
+  if (backslash === -1 || backslash >= end) return OTHER_KEY;
   let key: unknown;
   try {
     key = JSON.parse(buf.toString('utf8', start, end));
   } catch {
-    return 'malformed';
+    return MALFORMED_KEY;
   }
-  return key === 'model' ? 'model' : key === 'stream' ? 'stream' : 'other';
+  return typeof key === 'string' ? wanted.text.indexOf(key) : OTHER_KEY;
+}
+
+/**
+ * `i` at `{` → the spans of the last members named in `wanted` (by index) and
+ * the index just past the closing brace; null when the object's own level
+ * breaks the grammar.
+ */
+function scanObject(buf: Buffer, i: number, wanted: Names): { spans: (Span | null)[]; end: number } | null {
+  const spans: (Span | null)[] = wanted.bytes.map(() => null);
+  i = skipWhitespace(buf, i + 1);
+  if (buf[i] === CLOSE_BRACE) return { spans, end: i + 1 };
+  for (;;) {
+    if (buf[i] !== QUOTE) return null;
+    const keyStart = i;
+    const keyEnd = skipString(buf, i);
+    if (keyEnd === -1) return null;
+    i = skipWhitespace(buf, keyEnd);
+    if (buf[i] !== COLON) return null;
+    i = skipWhitespace(buf, i + 1);
+    const valueStart = i;
+    const valueEnd = skipValue(buf, i);
+    if (valueEnd === -1) return null;
+    const key = keyAt(buf, keyStart, keyEnd, wanted);
+    if (key === MALFORMED_KEY) return null;
+    if (key >= 0) spans[key] = { start: valueStart, end: valueEnd };
+    i = skipWhitespace(buf, valueEnd);
+    if (buf[i] === CLOSE_BRACE) return { spans, end: i + 1 };
+    if (buf[i] !== COMMA) return null;
+    i = skipWhitespace(buf, i + 1);
+  }
 }
 
 /** Scans the top level of a JSON body (see the file comment for what is and is not checked). */
 export function scanTopLevel(buf: Buffer): TopLevelScan {
-  let i = skipWhitespace(buf, 0);
+  const i = skipWhitespace(buf, 0);
   if (buf[i] !== OPEN_BRACE) return NOT_OBJECT;
-  i = skipWhitespace(buf, i + 1);
-  let model: Span | null = null;
-  let stream: Span | null = null;
-  if (buf[i] !== CLOSE_BRACE) {
-    for (;;) {
-      if (buf[i] !== QUOTE) return MALFORMED;
-      const keyStart = i;
-      const keyEnd = skipString(buf, i);
-      if (keyEnd === -1) return MALFORMED;
-      i = skipWhitespace(buf, keyEnd);
-      if (buf[i] !== COLON) return MALFORMED;
-      i = skipWhitespace(buf, i + 1);
-      const valueStart = i;
-      const valueEnd = skipValue(buf, i);
-      if (valueEnd === -1) return MALFORMED;
-      const key = keyAt(buf, keyStart, keyEnd);
-      if (key === 'malformed') return MALFORMED;
-      if (key === 'model') model = { start: valueStart, end: valueEnd };
-      else if (key === 'stream') stream = { start: valueStart, end: valueEnd };
-      i = skipWhitespace(buf, valueEnd);
-      if (buf[i] === CLOSE_BRACE) break;
-      if (buf[i] !== COMMA) return MALFORMED;
-      i = skipWhitespace(buf, i + 1);
-    }
-  }
+  const object = scanObject(buf, i, TOP_LEVEL_NAMES);
+  if (object === null) return MALFORMED;
   // past the closing brace: only whitespace
-  if (skipWhitespace(buf, i + 1) !== buf.length) return MALFORMED;
-  return { kind: 'object', model, stream };
+  if (skipWhitespace(buf, object.end) !== buf.length) return MALFORMED;
+  const { spans } = object;
+  return {
+    kind: 'object',
+    model: spans[MODEL] ?? null,
+    stream: spans[STREAM] ?? null,
+    metadata: spans[METADATA] ?? null,
+    promptCacheKey: spans[PROMPT_CACHE_KEY] ?? null,
+  };
+}
+
+/**
+ * The span of the last member `name` of the object at `object` (a span the
+ * top-level scan found), checked the same way as the top level; null when the
+ * value is not an object, has no such member, or its own level is malformed.
+ */
+export function memberSpan(buf: Buffer, object: Span, name: Names): Span | null {
+  if (buf[object.start] !== OPEN_BRACE) return null;
+  const scanned = scanObject(buf, object.start, name);
+  return scanned === null || scanned.end !== object.end ? null : (scanned.spans[0] ?? null);
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { policyChecks, policyEnvChecks } from './policy-checks.js';
 import { configSchema, type Config } from './schema.js';
 import { locateIssues, parseYamlWithSchema, validateWithSchema, type ConfigIssue, type RawIssue } from './yaml-document.js';
 
@@ -103,6 +104,7 @@ function crossCheck(config: Config): RawIssue[] {
       message: `required when listen (${config.server.listen}) is not a loopback address`,
     });
   }
+  issues.push(...policyChecks(config));
   return issues;
 }
 
@@ -117,6 +119,7 @@ function envCheck(config: Config, env: Env): RawIssue[] {
   if (tokenEnv !== null && !env[tokenEnv]) {
     issues.push({ path: ['server', 'auth_token_env'], message: `environment variable ${tokenEnv} is not set` });
   }
+  issues.push(...policyEnvChecks(config, env));
   return issues;
 }
 
