@@ -6,6 +6,8 @@ import type { Clock } from './breaker/types.js';
 import type { DaemonContext, ResolvedSeat } from './context.js';
 import { EventBus } from './events/bus.js';
 import { RecentDecisions } from './events/recent-decisions.js';
+import { type AgentIdentity, TokenCheck } from './http/auth.js';
+import { buildRouting } from './proxy/routing.js';
 
 export interface ContextOptions {
   env: Env;
@@ -30,14 +32,13 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
     seats.set(seat.id, { ...seat, apiKey });
     secrets.push(apiKey);
   }
-  const tokenEnv = config.server.auth_token_env;
-  const authToken = tokenEnv === null ? null : (env[tokenEnv] ?? null);
-  if (tokenEnv !== null && !authToken) throw new Error(`environment variable ${tokenEnv} is not set (server.auth_token_env)`);
-  if (authToken) secrets.push(authToken);
+  const tokens = agentTokens(config, env);
+  for (const { token } of tokens) secrets.push(token);
 
+  const startedAt = clock.now();
   const bus = new EventBus(() => clock.now());
   const daemonId = `${hostname().split('.')[0]}:${process.pid}`;
-  const store = new MemoryStore(clock.now());
+  const store = new MemoryStore(startedAt);
   const influence = createInfluence(config.influence, config.seats, config.routes, {
     clock,
     onChange: (change) => bus.emit(change),
@@ -49,12 +50,12 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
     config,
     seats,
     routes: new Map(config.routes.map((r) => [r.model, r])),
-    authToken,
+    routing: buildRouting(config, seats, tokens.length === 0 ? null : new TokenCheck(tokens)),
     bus,
     influence,
     counters: { requests: 0, failovers: 0, fail_open: 0 },
     clock,
-    startedAt: clock.now(),
+    startedAt,
     httpUrl: '',
     secrets,
     daemonId,
@@ -65,4 +66,24 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
     recent: new RecentDecisions(bus),
     reload: () => ({ ok: false, error: { code: 'bad_config', message: 'reload is not available in this daemon' } }),
   };
+}
+
+/**
+ * Every agent token (spec/policy.md "Agents"): `server.agents`, and
+ * `server.auth_token_env` as one more agent, `default`, with no limits.
+ */
+function agentTokens(config: Config, env: Env): Array<{ token: string; agent: AgentIdentity }> {
+  const out: Array<{ token: string; agent: AgentIdentity }> = [];
+  const tokenEnv = config.server.auth_token_env;
+  if (tokenEnv !== null) {
+    const token = env[tokenEnv];
+    if (!token) throw new Error(`environment variable ${tokenEnv} is not set (server.auth_token_env)`);
+    out.push({ token, agent: { id: 'default', allow: [], deny: [], lane: null } });
+  }
+  for (const agent of config.server.agents) {
+    const token = env[agent.token_env];
+    if (!token) throw new Error(`environment variable ${agent.token_env} is not set (server.agents: ${agent.id})`);
+    out.push({ token, agent: { id: agent.id, allow: agent.allow, deny: agent.deny, lane: agent.lane } });
+  }
+  return out;
 }

@@ -3,6 +3,7 @@ import type { BreakerStore } from './breaker/store.js';
 import type { Clock, Influence } from './breaker/types.js';
 import type { CommandOutcome } from './control/api.js';
 import type { EventBus } from './events/bus.js';
+import type { Routing } from './proxy/routing.js';
 import type { RecentDecisions } from './events/recent-decisions.js';
 
 /** A seat with its key resolved once at start (never logged, never echoed). */
@@ -19,7 +20,8 @@ export interface DaemonContext {
   readonly seats: ReadonlyMap<string, ResolvedSeat>;
   /** own-property lookup only: `__proto__` is just an unknown route. */
   readonly routes: ReadonlyMap<string, RouteConfig>;
-  readonly authToken: string | null;
+  /** the prepared routes, aliases and agent tokens; replaced whole by a reload */
+  routing: Routing;
   readonly bus: EventBus;
   readonly influence: Influence;
   readonly counters: Counters;

@@ -45,7 +45,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   const context = buildContext(config, { env, clock, configPath: opts.configPath ?? null, wake: () => timers?.reschedule() });
   // The config loader refuses this too; checked again here because `opts.listen` and
   // hand-built configs bypass it, and an open port without a token lends every seat key to anyone.
-  if (context.authToken === null && !isLoopback(listen.slice(0, listen.lastIndexOf(':')))) {
+  if (context.routing.tokens === null && !isLoopback(listen.slice(0, listen.lastIndexOf(':')))) {
     throw new Error(`server.auth_token_env: required when listen (${listen}) is not a loopback address`);
   }
   const { bus, influence, store } = context;

@@ -35,6 +35,11 @@ export function disabledInfluence(topology: Topology, clock: Clock): Influence {
       if (at > 0) targets.unshift(...targets.splice(at, 1));
       return { entries, targets, failOpen: false, claims: [], plannedAt: clock.now(), lane: options.lane ?? 'foreground', heldBack: null };
     },
+    preview(entries, pinnedIndex) {
+      const p = this.plan(entries, { pinnedIndex }) as Plan;
+      return [...p.targets];
+    },
+    heldBack: () => false,
     record() {},
     finish() {},
     countSkipped() {},

@@ -4,13 +4,13 @@ import { reset, probeNow } from './commands.js';
 import { advance, nextDueAt } from './deadlines.js';
 import { disabledInfluence } from './disabled.js';
 import { type EngineState, limitsOf } from './engine-state.js';
-import { countSkipped, finish, plan } from './planning.js';
+import { countSkipped, finish, heldByProbeBreaker, plan, preview } from './planning.js';
 import { openBreakers, routes, seats } from './projections.js';
 import { record } from './recording.js';
 import { type BreakerStore, MemoryStore } from './store.js';
 import { Streaks } from './streaks.js';
 import { BreakerTable } from './table.js';
-import { Topology } from './topology.js';
+import { type TargetKeys, Topology } from './topology.js';
 import type { BreakerChange, Clock, Influence, Plan, PlanEntry, PlannedTarget, PlanOptions, ProbeOutcome, ResetOutcome } from './types.js';
 
 export interface InfluenceDeps {
@@ -70,6 +70,15 @@ export class InfluenceEngine implements Influence {
   plan(entries: readonly PlanEntry[], options?: PlanOptions): Plan | Promise<Plan> {
     this.catchUp();
     return plan(this.s, entries, options);
+  }
+
+  preview(entries: readonly PlanEntry[], pinnedIndex: number | null): PlannedTarget[] {
+    this.catchUp();
+    return preview(this.s, entries, pinnedIndex);
+  }
+
+  heldBack(keys: TargetKeys): boolean {
+    return this.s.table.size > 0 && heldByProbeBreaker(this.s, keys);
   }
 
   record(p: Plan, target: PlannedTarget, evidence: Evidence): void {

@@ -223,3 +223,33 @@ export function countSkipped(s: EngineState, p: Plan): void {
     }
   }
 }
+
+/**
+ * The chain as this request would see it, without claiming anything: for a
+ * request refused before it is routed (a scope, pin or drain refusal), whose
+ * decision still explains the chain. A probe-ready target is shown tripped
+ * with nothing left to wait: no probe goes to it from here.
+ */
+export function preview(s: EngineState, entries: readonly PlanEntry[], pinnedIndex: number | null): PlannedTarget[] {
+  const now = s.clock.now();
+  const targets = entries.map((entry) => {
+    const pinned = entry.index === pinnedIndex;
+    const view = stateOf(coveringOf(s, entry));
+    if (view.state === 'healthy') return planned(entry, 'healthy', null, null, pinned);
+    const left = view.state === 'tripped' && view.until !== null ? Math.max(0, view.until - now) : 0;
+    return planned(entry, 'tripped', view.reasons[0] ?? null, view.state === 'probing' ? null : left, pinned);
+  });
+  return finishOrder(targets, pinnedIndex).ordered;
+}
+
+/** Is the target held back by a breaker that waits for a probe (anything but a rate limit)? */
+export function heldByProbeBreaker(s: EngineState, keys: PlanEntry['keys']): boolean {
+  return (
+    s.table.get(keys.credit) !== undefined ||
+    s.table.get(keys.keyRejected) !== undefined ||
+    s.table.get(keys.seatQuota) !== undefined ||
+    s.table.get(keys.modelQuota) !== undefined ||
+    s.table.get(keys.errors) !== undefined ||
+    s.table.get(keys.providerErrors) !== undefined
+  );
+}

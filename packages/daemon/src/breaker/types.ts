@@ -93,6 +93,10 @@ export interface Influence {
   readonly enabled: boolean;
   /** Orders `entries` (already in the request's base order, filtered to the inbound family) and claims probes. */
   plan(entries: readonly PlanEntry[], options?: PlanOptions): Plan | Promise<Plan>;
+  /** The chain as a request would see it now, claiming nothing (for requests refused before routing). */
+  preview(entries: readonly PlanEntry[], pinnedIndex: number | null): PlannedTarget[];
+  /** Is the target held back by a breaker that waits for a probe (a retry must not hammer it)? */
+  heldBack(keys: TargetKeys): boolean;
   /** Records the evidence of one attempt on one planned target. */
   record(plan: Plan, target: PlannedTarget, evidence: Evidence): void;
   /** The request is over: probe claims it never resolved are released. */

@@ -11,7 +11,7 @@ import { routeplaneHeaders } from '../proxy/agent-response.js';
 import { errorBody, errorStatus, type DaemonErrorKind } from '../proxy/error-shapes.js';
 import { familyOfPath } from '../proxy/family.js';
 import { readAgentBodyBytes } from './agent-body-reader.js';
-import { TokenCheck } from './auth.js';
+import type { AgentIdentity } from './auth.js';
 import { clientErrorResponse } from './client-error.js';
 import { registerInfoRoutes } from './info-routes.js';
 import { ProxyHandler } from './proxy-handler.js';
@@ -37,27 +37,27 @@ export function buildHttpApp(ctx: DaemonContext): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => readAgentBodyBytes(payload, bodyLimit, done));
 
-  const check = ctx.authToken === null ? null : new TokenCheck(ctx.authToken);
-  // onRequest runs before the body is read: an agent without the token cannot make us buffer one
-  const proxyAuth: onRequestHookHandler | undefined =
-    check === null
-      ? undefined
-      : (request, reply, done) => {
-          if (check.accepts(request.headers)) return done();
-          sendProxyError(request, reply, 'unauthorized', UNAUTHORIZED);
-        };
-  const infoAuth: onRequestHookHandler | undefined =
-    check === null
-      ? undefined
-      : (request, reply, done) => {
-          if (check.accepts(request.headers)) return done();
-          sendPlainError(reply, 'unauthorized', UNAUTHORIZED);
-        };
+  // onRequest runs before the body is read: an agent without a token cannot make us buffer one.
+  // The routing (and so the tokens) is read per request: a reload may change them.
+  app.decorateRequest('agent', null);
+  const proxyAuth: onRequestHookHandler = (request, reply, done) => {
+    const tokens = ctx.routing.tokens;
+    if (tokens === null) return done();
+    const agent = tokens.identify(request.headers);
+    if (agent === null) return sendProxyError(request, reply, 'unauthorized', UNAUTHORIZED);
+    request.agent = agent;
+    done();
+  };
+  const infoAuth: onRequestHookHandler = (request, reply, done) => {
+    const tokens = ctx.routing.tokens;
+    if (tokens === null || tokens.identify(request.headers) !== null) return done();
+    sendPlainError(reply, 'unauthorized', UNAUTHORIZED);
+  };
 
   registerInfoRoutes(app, ctx, infoAuth);
 
   const proxy = new ProxyHandler(ctx);
-  app.post('/v1/*', proxyAuth ? { onRequest: proxyAuth } : {}, proxy.handle);
+  app.post('/v1/*', { onRequest: proxyAuth }, proxy.handle);
   app.addHook('onClose', async () => proxy.close());
 
   app.setNotFoundHandler((request, reply) => {
@@ -123,4 +123,11 @@ function sendFamilyError(reply: FastifyReply, family: 'openai' | 'anthropic', ki
 /** Not a proxied request: no family to speak, so OpenAI's shape (what `/v1/models` speaks too). */
 function sendPlainError(reply: FastifyReply, kind: DaemonErrorKind, message: string): void {
   sendFamilyError(reply, 'openai', kind, message);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** who sent it, when agents or a token are configured (set by the auth hook) */
+    agent: AgentIdentity | null;
+  }
 }

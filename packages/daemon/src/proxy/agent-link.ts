@@ -14,6 +14,8 @@ export interface Cancellable {
 export class AgentLink {
   private left = false;
   private upstream: Cancellable | null = null;
+  /** a backoff in progress, cut short when the agent leaves */
+  private onLeave: (() => void) | null = null;
 
   constructor(res: ServerResponse) {
     // 'close' also follows a response that went out whole; only an unfinished one means the agent hung up
@@ -34,8 +36,23 @@ export class AgentLink {
     if (this.left) upstream.cancel();
   }
 
+  /** Waits `ms` (a retry's backoff), or less: it ends the moment the agent leaves. */
+  wait(ms: number): Promise<void> {
+    if (this.left) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.onLeave = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.onLeave = done;
+    });
+  }
+
   private leave(): void {
     this.left = true;
     this.upstream?.cancel();
+    this.onLeave?.();
   }
 }

@@ -7,13 +7,14 @@ import type { HeaderMap } from './headers.js';
  * by chunk with nothing in between.
  */
 
-/** The routeplane headers every response to a proxied `POST /v1/*` carries. */
-export function routeplaneHeaders(requestId: string, attempts: number, target: string | null): HeaderMap {
+/** The routeplane headers every response to a proxied `POST /v1/*` carries; the decision once a route resolved. */
+export function routeplaneHeaders(requestId: string, attempts: number, target: string | null, decision: string | null = null): HeaderMap {
   const headers: HeaderMap = {
     'x-routeplane-request-id': requestId,
     'x-routeplane-attempts': String(attempts),
   };
   if (target !== null) headers['x-routeplane-target'] = target;
+  if (decision !== null) headers['x-routeplane-decision'] = decision;
   return headers;
 }
 

@@ -14,6 +14,8 @@ export type DaemonErrorKind =
   | 'unknown_path'
   | 'method_not_allowed'
   | 'unauthorized'
+  | 'forbidden'
+  | 'unavailable'
   | 'too_large'
   | 'unsupported_media_type'
   | 'header_too_large'
@@ -46,6 +48,8 @@ const SHAPES: Record<DaemonErrorKind, KindShape> = {
     anthropicType: 'invalid_request_error',
   },
   unauthorized: { status: 401, openaiType: 'invalid_request_error', openaiCode: 'invalid_api_key', anthropicType: 'authentication_error' },
+  forbidden: { status: 403, openaiType: 'invalid_request_error', openaiCode: 'route_not_allowed', anthropicType: 'permission_error' },
+  unavailable: { status: 503, openaiType: 'upstream_error', openaiCode: 'no_routable_target', anthropicType: 'api_error' },
   too_large: { status: 413, openaiType: 'invalid_request_error', openaiCode: 'request_too_large', anthropicType: 'request_too_large' },
   unsupported_media_type: {
     status: 415,

@@ -45,8 +45,8 @@ export function keepErrorResponse(
   return { status, headers, label, body: encoded ? read.body : redactSecrets(read.body, secrets) };
 }
 
-export function sendKeptError(res: ServerResponse, requestId: string, attempts: number, kept: KeptError): void {
-  sendWhole(res, kept.status, Object.assign(kept.headers, routeplaneHeaders(requestId, attempts, kept.label)), kept.body);
+export function sendKeptError(res: ServerResponse, requestId: string, attempts: number, kept: KeptError, decision: string | null): void {
+  sendWhole(res, kept.status, Object.assign(kept.headers, routeplaneHeaders(requestId, attempts, kept.label, decision)), kept.body);
 }
 
 /**
@@ -54,12 +54,18 @@ export function sendKeptError(res: ServerResponse, requestId: string, attempts: 
  * when the last attempt timed out, else 502, naming each target and outcome.
  * Returns the status sent.
  */
-export function sendNoUpstreamAnswer(res: ServerResponse, family: Family, requestId: string, attempts: readonly Attempt[]): number {
+export function sendNoUpstreamAnswer(
+  res: ServerResponse,
+  family: Family,
+  requestId: string,
+  attempts: readonly Attempt[],
+  decision: string | null,
+): number {
   const timedOut = attempts[attempts.length - 1]?.outcome === 'timeout';
   const tried = attempts.map((a) => `${a.seat}/${a.model} (${a.outcome})`).join(', ');
   const message = attempts.length === 0 ? 'no target could be tried' : `every target failed: ${tried}`;
   const kind = timedOut ? 'gateway_timeout' : 'bad_gateway';
   const status = timedOut ? 504 : 502;
-  sendJsonError(res, status, routeplaneHeaders(requestId, attempts.length, null), errorBody(family, kind, message));
+  sendJsonError(res, status, routeplaneHeaders(requestId, attempts.length, null, decision), errorBody(family, kind, message));
   return status;
 }

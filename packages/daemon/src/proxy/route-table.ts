@@ -1,15 +1,26 @@
-import { type Balance, type DecisionChainEntry, type Family, upstreamOf } from '@routeplane/shared';
+import {
+  type Balance,
+  type DecisionChainEntry,
+  type Family,
+  type LaneName,
+  type RetryConfig,
+  type RouteConfig,
+  upstreamOf,
+} from '@routeplane/shared';
 import { type TargetKeys, targetKeys } from '../breaker/topology.js';
 import type { PlanEntry } from '../breaker/types.js';
-import type { DaemonContext } from '../context.js';
-import { seatHeaders, type SeatHeaders } from './headers.js';
+import type { ResolvedSeat } from '../context.js';
+import type { PinChainEntry } from '../policy/pins.js';
+import { prepareRendezvous, type Rendezvous } from '../policy/rendezvous.js';
+import { type SeatHeaders, seatHeaders } from './headers.js';
 import { encodeModel } from './model-swap.js';
 import { parseUpstreamBase, type UpstreamBase } from './upstream-url.js';
 
 /**
- * Everything about routes a request needs, computed once at start so the hot
- * path does no config work: per route and per family, the targets of that
- * family (what the breaker orders) and the skipped ones (for the decision).
+ * Everything about routes a request needs, computed once per config (start
+ * and reload) so the hot path does no config work: per route and per
+ * family, the targets that may be tried (what the breaker orders), the
+ * skipped ones (the other family, drained), and the route's policy.
  */
 export interface PreparedTarget {
   readonly seat: string;
@@ -24,27 +35,50 @@ export interface PreparedTarget {
   readonly keys: TargetKeys;
   /** position in the configured chain (both families counted) */
   readonly index: number;
+  readonly weight: number;
+  readonly costPerMtok: number | null;
 }
 
 export interface FamilyChain {
-  /** in configured order; `plan()` is given `entries`, and a planned `index` finds its target in `byIndex` */
+  /** routable targets of the family (weight > 0), in configured order */
   readonly targets: readonly PreparedTarget[];
+  /** the same as plan entries, in configured order */
   readonly entries: readonly PlanEntry[];
   readonly byIndex: ReadonlyMap<number, PreparedTarget>;
-  /** the other family's targets: in the decision's chain, never attempted */
+  /** never tried: the other family's targets and drained ones, in configured order (for the decision) */
   readonly skipped: readonly DecisionChainEntry[];
+  /** the family has targets, but every one is drained */
+  readonly allDrained: boolean;
+  /** `balance: spread` */
+  readonly rendezvous: Rendezvous | null;
+  /** `balance: cost`: declared price ascending, undeclared last, ties in configured order */
+  readonly byCost: readonly PlanEntry[] | null;
 }
 
 export interface PreparedRoute {
   readonly name: string;
   readonly balance: Balance;
+  readonly lane: LaneName | null;
+  readonly retry: RetryConfig | null;
   readonly anthropic: FamilyChain;
   readonly openai: FamilyChain;
+  /** every configured entry with its seat's family, for pin checks */
+  readonly pinChain: readonly PinChainEntry[];
 }
 
-export function prepareRoutes(ctx: DaemonContext): Map<string, PreparedRoute> {
-  const perSeat = new Map<string, { upstream: UpstreamBase; headers: SeatHeaders; family: Family; upstreamId: string }>();
-  for (const seat of ctx.seats.values()) {
+interface SeatWire {
+  upstream: UpstreamBase;
+  headers: SeatHeaders;
+  family: Family;
+  upstreamId: string;
+}
+
+export function prepareRoutes(
+  seats: ReadonlyMap<string, ResolvedSeat>,
+  routes: ReadonlyMap<string, RouteConfig>,
+): Map<string, PreparedRoute> {
+  const perSeat = new Map<string, SeatWire>();
+  for (const seat of seats.values()) {
     perSeat.set(seat.id, {
       upstream: parseUpstreamBase(seat.base_url),
       headers: seatHeaders(seat),
@@ -53,36 +87,65 @@ export function prepareRoutes(ctx: DaemonContext): Map<string, PreparedRoute> {
     });
   }
   const table = new Map<string, PreparedRoute>();
-  for (const [name, route] of ctx.routes) {
-    const chainFor = (family: Family): FamilyChain => {
-      const targets: PreparedTarget[] = [];
-      const skipped: DecisionChainEntry[] = [];
-      route.chain.forEach((ref, index) => {
-        const seat = perSeat.get(ref.seat);
-        if (seat === undefined) throw new Error(`route ${name}: unknown seat ${ref.seat}`);
-        if (seat.family !== family) {
-          skipped.push({ seat: ref.seat, model: ref.model, state: 'skipped', reason: 'protocol', pinned: false, left_ms: null });
-          return;
-        }
-        targets.push({
-          seat: ref.seat,
-          model: ref.model,
-          label: `${ref.seat}/${ref.model}`,
-          modelJson: encodeModel(ref.model),
-          upstream: seat.upstream,
-          headers: seat.headers,
-          keys: targetKeys(ref.seat, ref.model, seat.upstreamId),
-          index,
-        });
-      });
-      return {
-        targets,
-        entries: targets.map((t) => ({ keys: t.keys, index: t.index })),
-        byIndex: new Map(targets.map((t) => [t.index, t])),
-        skipped,
-      };
+  for (const [name, route] of routes) {
+    const wireOf = (seat: string): SeatWire => {
+      const wire = perSeat.get(seat);
+      if (wire === undefined) throw new Error(`route ${name}: unknown seat ${seat}`);
+      return wire;
     };
-    table.set(name, { name, balance: route.balance, anthropic: chainFor('anthropic'), openai: chainFor('openai') });
+    table.set(name, {
+      name,
+      balance: route.balance,
+      lane: route.lane,
+      retry: route.retry,
+      anthropic: chainFor(route, 'anthropic', wireOf),
+      openai: chainFor(route, 'openai', wireOf),
+      pinChain: route.chain.map((ref) => ({ seat: ref.seat, model: ref.model, weight: ref.weight, family: wireOf(ref.seat).family })),
+    });
   }
   return table;
+}
+
+function chainFor(route: RouteConfig, family: Family, wireOf: (seat: string) => SeatWire): FamilyChain {
+  const targets: PreparedTarget[] = [];
+  const skipped: DecisionChainEntry[] = [];
+  let ofFamily = 0;
+  route.chain.forEach((ref, index) => {
+    const seat = wireOf(ref.seat);
+    const skip = (reason: 'protocol' | 'drained') =>
+      skipped.push({ seat: ref.seat, model: ref.model, state: 'skipped', reason, pinned: false, left_ms: null });
+    if (seat.family !== family) return skip('protocol');
+    ofFamily++;
+    if (ref.weight === 0) return skip('drained');
+    targets.push({
+      seat: ref.seat,
+      model: ref.model,
+      label: `${ref.seat}/${ref.model}`,
+      modelJson: encodeModel(ref.model),
+      upstream: seat.upstream,
+      headers: seat.headers,
+      keys: targetKeys(ref.seat, ref.model, seat.upstreamId),
+      index,
+      weight: ref.weight,
+      costPerMtok: ref.cost_per_mtok,
+    });
+  });
+  const entries: PlanEntry[] = targets.map((t) => ({ keys: t.keys, index: t.index }));
+  const byCost =
+    route.balance === 'cost'
+      ? targets
+          .map((t, i) => ({ t, i }))
+          .sort((a, b) => (a.t.costPerMtok ?? Number.POSITIVE_INFINITY) - (b.t.costPerMtok ?? Number.POSITIVE_INFINITY) || a.i - b.i)
+          .map(({ t }) => entries[targets.indexOf(t)]!)
+      : null;
+  return {
+    targets,
+    entries,
+    byIndex: new Map(targets.map((t) => [t.index, t])),
+    skipped,
+    allDrained: ofFamily > 0 && targets.length === 0,
+    rendezvous:
+      route.balance === 'spread' ? prepareRendezvous(targets.map((t) => ({ seat: t.seat, model: t.model, weight: t.weight }))) : null,
+    byCost,
+  };
 }

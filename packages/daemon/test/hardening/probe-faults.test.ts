@@ -44,7 +44,7 @@ const FAULTS: Array<[string, Behaviour, boolean, BreakerAction]> = [
     false,
     'cleared',
   ],
-  ['a 401 (no verdict)', respond.status(401), false, 'probe_ready'],
+  ["a 401 (the seat's key refused: the probe fails)", respond.status(401), false, 'probe_failed'],
   ['a 400 (no verdict)', respond.status(400), false, 'probe_ready'],
 ];
 

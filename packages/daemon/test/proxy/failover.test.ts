@@ -152,8 +152,21 @@ describe('fail-over table', () => {
     ]);
   });
 
-  it.each([401, 403])('%i: no evidence, the next target serves', async (status) => {
+  it.each([401, 403])("%i: the seat's key is refused — key_rejected trips the seat, the next target serves", async (status) => {
     fx = await startTwoSeats({ influence, behaviourA: respond.status(status) });
+    const res = await fx.t.post(CHAT, chatBody());
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
+    const d = await fx.t.events.nextDecision();
+    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status, a.evidence])).toEqual([
+      ['a', 'http_4xx', status, 'key_rejected'],
+      ['b', 'ok', 200, 'ok'],
+    ]);
+    expect(fx.t.events.all(isBreaker()).map((e) => [e.action, e.key])).toEqual([['tripped', 'key_rejected:a']]);
+  });
+
+  it.each([401, 403])("%i with trip_on_rejected_key: false: no evidence (the seed's reading), the next target serves", async (status) => {
+    fx = await startTwoSeats({ influence: { ...influence, trip_on_rejected_key: false }, behaviourA: respond.status(status) });
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');

@@ -127,7 +127,8 @@ describe('secrets never leak', () => {
       return res;
     };
 
-    expect((await record(await t.post(CHAT, chatBody({ model: 'auth-then-credit' }), auth))).status).toBe(402);
+    // every target failed: the refused key ranks before the empty account (spec/signals.md), so the 401 is relayed
+    expect((await record(await t.post(CHAT, chatBody({ model: 'auth-then-credit' }), auth))).status).toBe(401);
     expect((await record(await t.post(CHAT, chatBody({ model: 'bad-request' }), auth))).status).toBe(400);
     expect((await record(await t.post(MESSAGES, messagesBody({ model: 'server-error' }), auth))).status).toBe(500);
     expect((await record(await t.post(CHAT, chatBody({ model: 'ok' }), auth))).status).toBe(200);

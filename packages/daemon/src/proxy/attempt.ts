@@ -1,0 +1,141 @@
+import type { Attempt, AttemptOutcome } from '@routeplane/shared';
+import type { Influence, Plan, PlannedTarget } from '../breaker/types.js';
+import { classifyAnswer, type ClassifyLimits } from '../signals/classify.js';
+import { classifyEmbedded } from '../signals/embedded-error.js';
+import { type Evidence, evidenceClass, OK } from '../signals/evidence.js';
+import { parseRetryAfter } from '../signals/retry-after.js';
+import { transportEvidence } from '../signals/transport-evidence.js';
+import { routeplaneHeaders } from './agent-response.js';
+import { readErrorBody } from './error-body.js';
+import { keepErrorResponse, type KeptError, sendKeptError } from './failure-answers.js';
+import { relayedResponseHeaders, upstreamRequestHeaders } from './headers.js';
+import { spliceModel } from './model-swap.js';
+import { relaySuccess } from './relay.js';
+import type { PreparedTarget } from './route-table.js';
+import type { Exchange } from './exchange.js';
+import type { UpstreamClient, UpstreamResult } from './upstream-client.js';
+import { upstreamPath } from './upstream-url.js';
+
+/** What one attempt came to. */
+export type AttemptResult =
+  /** the agent got an answer from this target: served, passed back (the request's fault), or broken mid-body */
+  | { kind: 'answered'; status: number }
+  | { kind: 'agent_left' }
+  /** the request may move on (or retry): what it was evidence of, and the answer to relay if all fail */
+  | { kind: 'failed'; evidence: Evidence; status: number | null; kept: KeptError | null; retryAfterMs: number | null; at: number };
+
+export interface AttemptDeps {
+  readonly influence: Influence;
+  readonly client: UpstreamClient;
+  readonly now: () => number;
+  readonly secrets: readonly string[];
+  readonly secretNeedles: readonly Buffer[];
+  readonly limits: ClassifyLimits;
+  /** every answer's headers, for the seat's usage windows (spec/signals.md) */
+  readonly observe: (seat: string, headers: Record<string, string | string[] | undefined>, now: number) => void;
+  /** time to the response head of an answer that was served (`balance: latency`) */
+  readonly firstByte: (label: string, ms: number) => void;
+}
+
+/**
+ * One attempt on one target (spec "Attempts and fail-over", spec/signals.md):
+ * send it, classify the answer — by status, headers and error body, or by
+ * the first chunk of a 2xx — record the evidence, and answer the agent
+ * unless the request moves on.
+ */
+export async function attemptTarget(
+  deps: AttemptDeps,
+  x: Exchange,
+  plan: Plan,
+  planned: PlannedTarget,
+  target: PreparedTarget,
+  attempts: Attempt[],
+  retry: number,
+): Promise<AttemptResult> {
+  const started = performance.now();
+  const note = (outcome: AttemptOutcome, status: number | null, evidence: Evidence): void => {
+    attempts.push({
+      seat: target.seat,
+      model: target.model,
+      outcome,
+      status,
+      ms: Math.round(performance.now() - started),
+      evidence: evidenceClass(evidence),
+      signal: evidence.class === 'ok' || evidence.class === 'aborted' ? null : evidence.signal,
+      retry,
+    });
+    deps.influence.record(plan, planned, evidence);
+  };
+  const transport = (failure: 'timeout' | 'network' | 'stream_error', status: number | null): AttemptResult => {
+    const evidence = transportEvidence(failure);
+    note(failure, status, evidence);
+    return { kind: 'failed', evidence, status: null, kept: null, retryAfterMs: null, at: deps.now() };
+  };
+
+  const sent: UpstreamResult = await deps.client.send(
+    {
+      origin: target.upstream.origin,
+      path: upstreamPath(target.upstream, x.url),
+      headers: upstreamRequestHeaders(x.agentHeaders, target.headers),
+      body: target.model === x.model ? x.body : spliceModel(x.body, x.modelSpan, target.modelJson),
+    },
+    x.agent,
+  );
+  if (sent.kind === 'failed') {
+    if (sent.failure === 'aborted') return agentLeft(note, null);
+    return transport(sent.failure, null);
+  }
+
+  const { status } = sent;
+  const headMs = performance.now() - started;
+  const now = deps.now();
+  deps.observe(target.seat, sent.headers, now);
+  const headers = relayedResponseHeaders(sent.headers, deps.secrets);
+
+  if (status >= 200 && status < 300) {
+    Object.assign(headers, routeplaneHeaders(x.requestId, attempts.length + 1, target.label, x.decisionHeader));
+    const check = (chunk: Buffer) =>
+      classifyEmbedded({ family: x.family, headers: sent.headers, chunk, now, secrets: deps.secrets }, deps.limits);
+    const relayed = await relaySuccess(x.res, status, headers, sent.body, x.agent, x.family, target.label, check);
+    switch (relayed.kind) {
+      case 'done':
+        deps.firstByte(target.label, headMs);
+        note('ok', status, OK);
+        return { kind: 'answered', status };
+      case 'aborted':
+        return agentLeft(note, status);
+      case 'failed_early':
+        return transport(relayed.failure, status);
+      case 'broken':
+        note('stream_error', status, transportEvidence('stream_error'));
+        return { kind: 'answered', status };
+      case 'embedded_error': {
+        const { classified, body } = relayed;
+        note(classified.outcome, status, classified.evidence);
+        const kept = keepErrorResponse(x.family, status, headers, { kind: 'read', body }, target.label, deps.secretNeedles);
+        return { kind: 'failed', evidence: classified.evidence, status, kept, retryAfterMs: null, at: now };
+      }
+    }
+  }
+
+  const read = await readErrorBody(sent.body, x.agent);
+  if (read.kind === 'aborted') return agentLeft(note, status);
+  const body = read.kind === 'too_large' ? null : read.body;
+  const classified = classifyAnswer({ family: x.family, status, headers: sent.headers, body, now, secrets: deps.secrets }, deps.limits);
+  note(classified.outcome, status, classified.evidence);
+  const kept = keepErrorResponse(x.family, status, headers, read, target.label, deps.secretNeedles);
+  if (classified.verdict === 'pass_back') {
+    sendKeptError(x.res, x.requestId, attempts.length, kept, x.decisionHeader);
+    return { kind: 'answered', status };
+  }
+  const retryAfterMs = parseRetryAfter(sent.headers['retry-after-ms'], sent.headers['retry-after'], now);
+  return { kind: 'failed', evidence: classified.evidence, status, kept, retryAfterMs, at: now };
+}
+
+function agentLeft(
+  note: (outcome: AttemptOutcome, status: number | null, evidence: Evidence) => void,
+  status: number | null,
+): AttemptResult {
+  note('aborted', status, transportEvidence('aborted'));
+  return { kind: 'agent_left' };
+}
