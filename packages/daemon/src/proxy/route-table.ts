@@ -112,11 +112,18 @@ function chainFor(route: RouteConfig, family: Family, wireOf: (seat: string) => 
   let ofFamily = 0;
   route.chain.forEach((ref, index) => {
     const seat = wireOf(ref.seat);
-    const skip = (reason: 'protocol' | 'drained') =>
+    const skip = (reason: 'protocol' | 'drained'): void => {
       skipped.push({ seat: ref.seat, model: ref.model, state: 'skipped', reason, pinned: false, left_ms: null });
-    if (seat.family !== family) return skip('protocol');
+    };
+    if (seat.family !== family) {
+      skip('protocol');
+      return;
+    }
     ofFamily++;
-    if (ref.weight === 0) return skip('drained');
+    if (ref.weight === 0) {
+      skip('drained');
+      return;
+    }
     targets.push({
       seat: ref.seat,
       model: ref.model,
