@@ -1,8 +1,18 @@
-import type { Breaker, InfluenceConfig, OpenBreaker, RouteConfig, SeatConfig, Snapshot, SnapshotRoute } from '@routeplane/shared';
+import type {
+  Breaker,
+  BreakerAction,
+  InfluenceConfig,
+  OpenBreaker,
+  RouteConfig,
+  SeatConfig,
+  Snapshot,
+  SnapshotRoute,
+} from '@routeplane/shared';
 import type { Evidence } from '../signals/evidence.js';
 import { reset, probeNow } from './commands.js';
 import { advance, nextDueAt } from './deadlines.js';
 import { disabledInfluence } from './disabled.js';
+import { installBreaker } from './install.js';
 import { type EngineState, limitsOf } from './engine-state.js';
 import { countSkipped, finish, heldByProbeBreaker, plan, preview } from './planning.js';
 import { openBreakers, routes, seats } from './projections.js';
@@ -122,6 +132,11 @@ export class InfluenceEngine implements Influence {
   open(): OpenBreaker[] {
     this.catchUp();
     return openBreakers(this.s);
+  }
+
+  /** A breaker as another source holds it (state file, shared store); null ends it. */
+  install(key: string, breaker: Breaker | null, action: BreakerAction, reason: string, origin: string): void {
+    installBreaker(this.s, key, breaker, action, reason, origin);
   }
 
   nextTimerAt(): number | null {

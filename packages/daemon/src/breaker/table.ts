@@ -60,6 +60,14 @@ export class BreakerTable {
     return held;
   }
 
+  /** A breaker taken in from elsewhere (a state file, another daemon), announced with that source's origin. */
+  insert(b: Breaker, action: BreakerAction, reason: string, origin: string): Held {
+    const held: Held = { b, claimId: -1, countEventAt: Number.NEGATIVE_INFINITY, countPending: null };
+    this.live.set(b.key, held);
+    this.announce(held, action, reason, b.signal, origin);
+    return held;
+  }
+
   /** Announces a change the caller made to `held.b`. */
   announce(held: Held, action: BreakerAction, reason: string, signal: Signal | null = null, origin = this.origin): void {
     const b = held.b;
