@@ -1,6 +1,7 @@
-import type { Config, Counters, Provider, RouteConfig, SeatConfig, SeatUsage } from '@routeplane/shared';
+import type { Config, Counters, Provider, SeatConfig, SeatUsage } from '@routeplane/shared';
 import type { BreakerStore } from './breaker/store.js';
-import type { Clock, Influence } from './breaker/types.js';
+import type { ReloadableInfluence } from './breaker/reloadable.js';
+import type { Clock } from './breaker/types.js';
 import type { CommandOutcome } from './control/api.js';
 import type { EventBus } from './events/bus.js';
 import type { Routing } from './proxy/routing.js';
@@ -16,21 +17,20 @@ export interface ResolvedSeat extends SeatConfig {
  * config work. Shared by the HTTP app, the control server and the timers.
  */
 export interface DaemonContext {
-  readonly config: Config;
-  readonly seats: ReadonlyMap<string, ResolvedSeat>;
-  /** own-property lookup only: `__proto__` is just an unknown route. */
-  readonly routes: ReadonlyMap<string, RouteConfig>;
-  /** the prepared routes, aliases and agent tokens; replaced whole by a reload */
+  /** the config as last (re)loaded; a reload replaces it, the seats, the secrets and the routing together */
+  config: Config;
+  seats: ReadonlyMap<string, ResolvedSeat>;
+  /** the prepared routes, aliases and agent tokens; a request reads it once when it starts */
   routing: Routing;
   readonly bus: EventBus;
-  readonly influence: Influence;
+  readonly influence: ReloadableInfluence;
   readonly counters: Counters;
   readonly clock: Clock;
   readonly startedAt: number;
   /** filled in once the HTTP server listens */
   httpUrl: string;
-  /** every secret value, for last-line-of-defence redaction in logs */
-  readonly secrets: readonly string[];
+  /** every secret value, for last-line-of-defence redaction in logs (a reload only ever adds to it) */
+  secrets: readonly string[];
   /** `hostname:pid` (spec/shared-state.md) */
   readonly daemonId: string;
   readonly store: BreakerStore;

@@ -42,7 +42,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   const listen = opts.listen ?? config.server.listen;
   // the engine wakes the timers, which read the engine: created just below it
   let timers: BreakerTimers | undefined;
-  const context = buildContext(config, { env, clock, configPath: opts.configPath ?? null, wake: () => timers?.reschedule() });
+  const context = buildContext(config, { env, clock, configPath: opts.configPath ?? null, wake: () => timers?.reschedule(), log });
   // The config loader refuses this too; checked again here because `opts.listen` and
   // hand-built configs bypass it, and an open port without a token lends every seat key to anyone.
   if (context.routing.tokens === null && !isLoopback(listen.slice(0, listen.lastIndexOf(':')))) {

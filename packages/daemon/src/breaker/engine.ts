@@ -134,6 +134,23 @@ export class InfluenceEngine implements Influence {
     return openBreakers(this.s);
   }
 
+  /**
+   * A reloaded config (spec/lanes.md "Live reload"): new limits and topology
+   * for requests that start from now on; breakers of seats and targets that
+   * still exist are kept, those of removed ones end (a `reset` event, reason
+   * "removed by reload").
+   */
+  reconfigure(cfg: InfluenceConfig, topology: Topology): void {
+    this.s.limits = limitsOf(cfg);
+    this.s.topology = topology;
+    for (const held of [...this.s.table.values()]) {
+      if (!stillConfigured(held.b, topology)) this.s.table.end(held.b.key, 'reset', 'removed by reload');
+    }
+    for (const [name] of [...this.s.streaks.entries()]) {
+      if (!streakConfigured(name, topology)) this.s.streaks.reset(name);
+    }
+  }
+
   /** A breaker as another source holds it (state file, shared store); null ends it. */
   install(key: string, breaker: Breaker | null, action: BreakerAction, reason: string, origin: string): void {
     installBreaker(this.s, key, breaker, action, reason, origin);
@@ -151,4 +168,26 @@ export class InfluenceEngine implements Influence {
   private catchUp(): void {
     if (this.s.table.size > 0) advance(this.s, this.s.clock.now());
   }
+}
+
+/** Does anything configured still stand behind this breaker? */
+export function stillConfigured(b: Breaker, topology: Topology): boolean {
+  switch (b.scope) {
+    case 'seat':
+      return b.seat !== null && topology.hasSeat(b.seat);
+    case 'model':
+      return b.seat !== null && b.model !== null && topology.hasTarget(b.seat, b.model);
+    case 'provider':
+      return [...topology.seats.values()].some((seat) => seat.upstream === b.upstream && seat.models.includes(b.model ?? ''));
+  }
+}
+
+/** Target streaks are `seat/model`, provider streaks `upstream/model`. */
+function streakConfigured(name: string, topology: Topology): boolean {
+  for (const seat of topology.seats.values()) {
+    for (const model of seat.models) {
+      if (name === `${seat.id}/${model}` || name === `${seat.upstream}/${model}`) return true;
+    }
+  }
+  return false;
 }

@@ -41,13 +41,24 @@ function hasDotSegment(url: string): boolean {
  * exactly one decision.
  */
 export class ProxyHandler {
-  private readonly client: UpstreamClient;
-  private readonly forwarder: Forwarder;
+  private client: UpstreamClient;
+  private forwarder: Forwarder;
+  private readonly retired: UpstreamClient[] = [];
   private readonly latency = new LatencyTracker();
+  private readonly unsubscribe: () => void;
 
   constructor(private readonly ctx: DaemonContext) {
     this.client = new UpstreamClient(ctx.config.timeouts);
-    this.forwarder = new Forwarder({
+    this.forwarder = this.makeForwarder();
+    // a reload changes secrets, limits and maybe timeouts: requests that start after it get a new forwarder
+    this.unsubscribe = ctx.bus.subscribe((event) => {
+      if (event.type === 'reload' && event.ok) this.reloaded();
+    });
+  }
+
+  private makeForwarder(): Forwarder {
+    const { ctx } = this;
+    return new Forwarder({
       influence: ctx.influence,
       counters: ctx.counters,
       clock: ctx.clock,
@@ -57,6 +68,16 @@ export class ProxyHandler {
       observe: (seat, headers, now) => this.observe(seat, headers, now),
       latency: this.latency,
     });
+  }
+
+  private reloaded(): void {
+    if (!this.client.sameTimeouts(this.ctx.config.timeouts)) {
+      // requests in flight keep the old pool; it closes once they are done
+      this.retired.push(this.client);
+      void this.client.drain();
+      this.client = new UpstreamClient(this.ctx.config.timeouts);
+    }
+    this.forwarder = this.makeForwarder();
   }
 
   /** fastify route handler; bound so it can be passed as is */
@@ -152,7 +173,8 @@ export class ProxyHandler {
 
     const session = sessionOf(request.headers, facts.family, body.body, body.sessionSpans);
     facts.session = session?.tag ?? null;
-    const plan = await this.forwarder.plan(this.baseOrder(route, chain, session?.key ?? null), {
+    const forwarder = this.forwarder;
+    const plan = await forwarder.plan(this.baseOrder(route, chain, session?.key ?? null), {
       lane: facts.lane,
       pinnedIndex,
       reserveUntil: facts.lane === 'background' ? (seat) => this.reserveOf(seat) : undefined,
@@ -178,7 +200,7 @@ export class ProxyHandler {
       res,
       decisionHeader: null,
     };
-    const result = await this.forwarder.forward(exchange, chain, plan, route.retry);
+    const result = await forwarder.forward(exchange, chain, plan, route.retry);
     facts.chain = result.chain;
     facts.attempts = result.attempts;
     facts.servedBy = result.servedBy;
@@ -228,8 +250,9 @@ export class ProxyHandler {
     return status;
   }
 
-  close(): Promise<void> {
-    return this.client.close();
+  async close(): Promise<void> {
+    this.unsubscribe();
+    await Promise.all([this.client, ...this.retired].map((c) => c.close()));
   }
 }
 

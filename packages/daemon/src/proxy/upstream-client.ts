@@ -29,7 +29,7 @@ export type UpstreamResult =
 export class UpstreamClient {
   private readonly pool: Agent;
 
-  constructor(timeouts: TimeoutsConfig) {
+  constructor(private readonly timeouts: TimeoutsConfig) {
     this.pool = new Agent({
       connect: { timeout: timeouts.connect_ms },
       headersTimeout: timeouts.first_byte_ms,
@@ -55,6 +55,16 @@ export class UpstreamClient {
     const head = await exchange.head;
     if (head.kind === 'failed') return { kind: 'failed', failure: classifyTransportError(head.error, agent.gone) };
     return head;
+  }
+
+  sameTimeouts(other: TimeoutsConfig): boolean {
+    const t = this.timeouts;
+    return t.connect_ms === other.connect_ms && t.first_byte_ms === other.first_byte_ms && t.idle_ms === other.idle_ms;
+  }
+
+  /** Closes once the requests in flight are done (a reload retired this pool). */
+  drain(): Promise<void> {
+    return this.pool.close().catch(() => {});
   }
 
   close(): Promise<void> {

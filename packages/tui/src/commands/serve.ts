@@ -30,6 +30,11 @@ async function runServe(opts: { config?: string }): Promise<number> {
   }
   process.stdout.write(`routeplane listening on ${daemon.url} (control: ${daemon.socketPath})\n`);
 
+  // SIGHUP re-reads the config (spec/lanes.md "Live reload"); the daemon says what it did on stderr
+  process.on('SIGHUP', () => {
+    daemon.context.reload();
+  });
+
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
