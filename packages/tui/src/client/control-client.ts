@@ -2,7 +2,6 @@ import { createConnection, type Socket } from 'node:net';
 import {
   encodeLine,
   LineSplitter,
-  type ControlCommand,
   type ControlError,
   type ControlErrorCode,
   type RequestId,
@@ -36,8 +35,11 @@ export class ControlRequestError extends Error {
   }
 }
 
+/** Every command a client may send: one per result shape the protocol defines. */
+export type ClientCommand = keyof ResultByCommand;
+
 export interface ControlClient {
-  request<C extends ControlCommand>(cmd: C, args?: { seat?: string; model?: string }): Promise<ResultByCommand[C]>;
+  request<C extends ClientCommand>(cmd: C, args?: { seat?: string; model?: string }): Promise<ResultByCommand[C]>;
   /** sends `subscribe`; resolves after the reply; then every `{event}` line goes to onEvent */
   subscribe(onEvent: (event: StreamedEvent) => void): Promise<void>;
   /** called once when the connection ends (daemon gone, overflow, close()) */
@@ -121,7 +123,7 @@ class SocketControlClient implements ControlClient {
     socket.on('close', () => this.finish(this.lastError));
   }
 
-  request<C extends ControlCommand>(cmd: C, args: { seat?: string; model?: string } = {}): Promise<ResultByCommand[C]> {
+  request<C extends ClientCommand>(cmd: C, args: { seat?: string; model?: string } = {}): Promise<ResultByCommand[C]> {
     if (this.closed) return Promise.reject(new Error('the connection to the routeplane daemon is closed'));
     const id = this.nextId++;
     return new Promise<ResultByCommand[C]>((resolve, reject) => {
