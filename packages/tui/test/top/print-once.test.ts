@@ -64,7 +64,11 @@ describe('top, not on a terminal', () => {
     expect(stdout.trimEnd().split('\n')).toHaveLength(1);
     const snapshot = JSON.parse(stdout) as Snapshot;
     expect(snapshot.seq).toBe(0);
-    expect(snapshot.breakers.map((b) => b.key)).toEqual(['credit:work-max', 'rate_limit:openrouter', 'errors:personal-pro/claude-opus-4-1']);
+    expect(snapshot.breakers.map((b) => b.key)).toEqual([
+      'credit:work-max',
+      'rate_limit:openrouter',
+      'errors:personal-pro/claude-opus-4-1',
+    ]);
   });
 
   test('a daemon without protocol 2: one line saying so, exit 1', async () => {
