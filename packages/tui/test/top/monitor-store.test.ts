@@ -266,6 +266,19 @@ describe('seq: the snapshot and the events line up exactly', () => {
     expect(daemon.requestsOf('snapshot')).toHaveLength(2);
   });
 
+  test('a snapshot after a reload that fails: the monitor starts over rather than hold events forever', async () => {
+    const { daemon, store } = await live();
+    daemon.failSnapshots = 1;
+    daemon.routes.push({ model: 'haiku', chain: [{ seat: 'personal-pro', model: 'claude-haiku-4-5' }] });
+    daemon.emit({ type: 'reload', ok: true, errors: [] });
+    await stateWhere(store, (s) => s.connection.kind === 'disconnected');
+    const state = await stateWhere(store, (s) => s.connection.kind === 'live' && s.routes.some((r) => r.route === 'haiku'));
+    expect(daemon.requestsOf('snapshot')).toHaveLength(3);
+    // and events flow again
+    daemon.change('tripped', breaker('credit', seatSubject('work-max'), { since: Date.now(), until: Date.now() + 60_000 }), 'http_402');
+    await stateWhere(store, (s) => s.seq > state.seq && entryOf(s, 'sonnet', SONNET_CONFIGURED[0]!)?.state === 'tripped');
+  });
+
   test('a store event changes what the header will show', async () => {
     const { daemon, store } = await live();
     daemon.emit({ type: 'store', store: { kind: 'redis', state: 'degraded', since: Date.now(), daemons: 3 } });

@@ -187,7 +187,9 @@ export class ConnectionManager implements MonitorActions {
       try {
         await this.takeSnapshot(feed);
       } catch {
-        // The connection is going away; the reconnect takes a fresh snapshot.
+        // No snapshot (the connection is going, or the daemon did not answer): events would wait
+        // for it forever. Start over; the reconnect takes a fresh snapshot.
+        feed.client.close();
         return;
       }
     } while (feed.again && this.feed === feed);

@@ -80,6 +80,8 @@ export class FakeDaemon {
   onSubscribe: (() => void) | null = null;
   /** runs right after a snapshot is taken; the events it sends share one write with the reply */
   afterSnapshot: (() => void) | null = null;
+  /** how many of the next `snapshot` requests get an `internal` error reply */
+  failSnapshots = 0;
 
   private server: Server | null = null;
   private readonly connections = new Set<Connection>();
@@ -245,6 +247,10 @@ export class FakeDaemon {
           this.onSubscribe?.();
           return;
         case 'snapshot': {
+          if (this.failSnapshots > 0) {
+            this.failSnapshots -= 1;
+            throw new RequestFailure('internal', 'snapshot failed');
+          }
           const snapshot = this.snapshot();
           this.batch = [];
           try {
