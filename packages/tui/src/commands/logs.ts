@@ -6,7 +6,8 @@ import { connectControl, type ControlClient } from '../client/control-client.js'
 import { readLastDecisions } from '../client/decision-log.js';
 import { findClientConfig, resolveSocketPath } from '../client/socket-path.js';
 import { colourFor } from '../output/colour.js';
-import { formatDecisionLine } from '../output/decision-line.js';
+import { decisionSegments } from '../output/decision-line.js';
+import { paint } from '../output/segment.js';
 import { withClientOptions, type ClientOptions } from './client-options.js';
 
 interface LogsOptions extends ClientOptions {
@@ -46,7 +47,7 @@ function decisionLogLocation(opts: ClientOptions, env: Env = process.env): LogLo
 async function runLogs(opts: LogsOptions): Promise<number> {
   const colour = colourFor(process.stdout);
   const print = (decision: DecisionEvent) =>
-    process.stdout.write((opts.json ? JSON.stringify(decision) : formatDecisionLine(decision, colour)) + '\n');
+    process.stdout.write((opts.json ? JSON.stringify(decision) : paint(decisionSegments(decision), colour)) + '\n');
 
   // Following: subscribe before reading the file, so nothing decided in
   // between is lost; what arrives meanwhile waits until the past is printed.

@@ -1,28 +1,36 @@
-import type { BreakerScope, OpenBreaker, StatusSummary, TripReason } from '@routeplane/shared';
+import { type BreakerScope, formatDuration, type OpenBreaker, type StatusSummary, type TripReason } from '@routeplane/shared';
 import type { ChalkInstance } from 'chalk';
-import { formatRemaining } from './duration.js';
 
 const SCOPE_WORDS: Record<BreakerScope, string> = {
   seat_credit: 'seat credit',
   seat_rate_limit: 'rate limit',
   model: 'model',
+  seat_quota: 'seat quota',
+  model_quota: 'model quota',
+  seat_key: 'seat key',
+  provider_model: 'provider model',
 };
 
 const REASON_WORDS: Record<TripReason, string> = {
   credit: 'out of credit (402)',
   rate_limit: 'rate-limited (429)',
   model_errors: 'failing (5xx/timeout)',
+  quota: 'out of quota',
+  key_rejected: 'key rejected (401/403)',
+  provider_errors: 'provider failing (5xx/timeout)',
 };
 
 function target(breaker: OpenBreaker): string {
+  // a provider breaker has no seat: its key after the kind names it (`provider:URL/model`)
+  if (breaker.seat === null) return breaker.key.slice(breaker.key.indexOf(':') + 1);
   return breaker.model === null ? `${breaker.seat} (whole seat)` : `${breaker.seat}/${breaker.model}`;
 }
 
 /** Time left, counted from the daemon's own `now` so clock skew cannot show. */
 function remaining(breaker: OpenBreaker, now: number): string {
-  const left = breaker.until - now;
-  if (left > 0) return formatRemaining(left);
-  return breaker.scope === 'seat_rate_limit' ? 'ending' : 'probe ready';
+  if (breaker.until !== null && breaker.until > now) return formatDuration(breaker.until - now);
+  if (breaker.kind === 'rate_limit') return 'ending';
+  return breaker.phase === 'probing' ? 'probing' : 'probe ready';
 }
 
 /** The health summary as lines for a person: a one-liner when all is well, a table otherwise. */

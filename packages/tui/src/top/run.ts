@@ -1,6 +1,6 @@
 import { connectControl, DaemonNotRunningError } from '../client/control-client.js';
 import { plainSnapshot } from './plain-snapshot.js';
-import { ConnectionManager } from './source/connection-manager.js';
+import { checkProtocol, ConnectionManager } from './source/connection-manager.js';
 import type { ConnectMonitorClient } from './source/monitor-client.js';
 import { MonitorStore } from './store/monitor-store.js';
 import { themeFromEnv } from './ui/theme.js';
@@ -53,11 +53,12 @@ async function printOnce(connect: ConnectMonitorClient, opts: TopOptions): Promi
     return 1;
   }
   try {
-    const snapshot = await client.request('snapshot');
     if (opts.json) {
-      process.stdout.write(JSON.stringify(snapshot) + '\n');
+      process.stdout.write(JSON.stringify(await client.request('snapshot')) + '\n');
     } else {
-      process.stdout.write(plainSnapshot(await client.request('hello'), snapshot));
+      const hello = await client.request('hello');
+      checkProtocol(hello);
+      process.stdout.write(plainSnapshot(hello, await client.request('snapshot')));
     }
     return 0;
   } catch (err) {

@@ -1,8 +1,9 @@
-import type { DecisionEvent } from '@routeplane/shared';
+import type { Attempt, DecisionEvent } from '@routeplane/shared';
+import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { colourFor } from '../../src/output/colour.js';
-import { attemptPath, formatDecisionLine } from '../../src/output/decision-line.js';
-import { formatRemaining } from '../../src/output/duration.js';
+import { decisionSegments } from '../../src/output/decision-line.js';
+import { paint, segmentsText } from '../../src/output/segment.js';
 
 describe('colourFor', () => {
   it('colours a terminal, and nothing when NO_COLOR is set (non-empty) or the stream is not a terminal', () => {
@@ -15,19 +16,18 @@ describe('colourFor', () => {
   });
 });
 
-describe('formatRemaining', () => {
-  it('reads 42s, 3m05s, 1h02m and never shows 0s before the deadline', () => {
-    expect(formatRemaining(42_000)).toBe('42s');
-    expect(formatRemaining(185_000)).toBe('3m05s');
-    expect(formatRemaining(3_725_000)).toBe('1h02m');
-    expect(formatRemaining(1)).toBe('1s');
-    expect(formatRemaining(59_001)).toBe('1m00s');
-    expect(formatRemaining(0)).toBe('0s');
-    expect(formatRemaining(-5000)).toBe('0s');
-  });
+const attempt = (seat: string, model: string, outcome: Attempt['outcome'], status: number | null): Attempt => ({
+  seat,
+  model,
+  outcome,
+  status,
+  ms: 3,
+  evidence: null,
+  signal: null,
+  retry: 0,
 });
 
-const decision = (attempts: DecisionEvent['attempts'], extra: Partial<DecisionEvent> = {}): DecisionEvent => ({
+const decision = (attempts: Attempt[], extra: Partial<DecisionEvent> = {}): DecisionEvent => ({
   type: 'decision',
   seq: 1,
   ts: new Date(2025, 0, 1, 14, 3, 7).getTime(),
@@ -41,37 +41,60 @@ const decision = (attempts: DecisionEvent['attempts'], extra: Partial<DecisionEv
   status: 200,
   duration_ms: 353,
   fail_open: false,
+  requested: 'sonnet',
+  agent: null,
+  lane: 'foreground',
+  session: null,
+  balance: 'ordered',
+  skipped: false,
+  usage: null,
+  client: null,
   ...extra,
 });
 
-describe('decision lines', () => {
-  it('writes the attempts as a path of seats and outcomes', () => {
-    expect(
-      attemptPath(
-        decision([
-          { seat: 'max-a', model: 'claude', outcome: 'http_402', status: 402, ms: 3 },
-          { seat: 'team', model: 'claude', outcome: 'ok', status: 200, ms: 300 },
-        ]),
-      ),
-    ).toBe('max-a 402 → team ok');
-    expect(
-      attemptPath(
-        decision([
-          { seat: 'team', model: 'opus', outcome: 'http_5xx', status: 503, ms: 3 },
-          { seat: 'team', model: 'sonnet', outcome: 'timeout', status: null, ms: 3 },
-          { seat: 'other', model: 'sonnet', outcome: 'stream_error', status: 200, ms: 3 },
-        ]),
-      ),
-    ).toBe('team/opus 503 → team/sonnet timeout → other stream error');
-    expect(attemptPath(decision([]))).toBe('no attempt');
+const text = (d: DecisionEvent, options?: Parameters<typeof decisionSegments>[1]) => segmentsText(decisionSegments(d, options));
+
+describe('the decision line (logs, top, the demo)', () => {
+  it('writes time, route, status, latency and the attempts as a path, the server in full', () => {
+    expect(text(decision([attempt('max-a', 'claude', 'http_402', 402), attempt('team', 'claude', 'ok', 200)]))).toBe(
+      '14:03:07 sonnet       200   353ms max-a 402 → team/claude ok',
+    );
   });
 
-  it('puts time, route, served_by, path, status and ms on one line', () => {
-    const line = formatDecisionLine(
-      decision([{ seat: 'team', model: 'claude', outcome: 'ok', status: 200, ms: 300 }]),
-      colourFor({ isTTY: false }),
+  it('names the model of a seat tried twice, and says what each outcome was', () => {
+    const d = decision(
+      [
+        attempt('team', 'opus', 'http_5xx', 503),
+        attempt('team', 'sonnet', 'timeout', null),
+        attempt('other', 'sonnet', 'stream_error', 200),
+      ],
+      { served_by: null, status: 502 },
     );
-    expect(line).toMatch(/^14:03:07\s+sonnet\s+→ team\/claude\s+team ok\s+200\s+353ms$/);
-    expect(line).not.toContain('\n');
+    expect(text(d)).toMatch(/ 502 +353ms team\/opus 503 → team\/sonnet timeout → other stream error$/);
+  });
+
+  it('marks a probe attempt, a fail-open request and (when asked) a stream', () => {
+    const probe = decision([attempt('max-a', 'claude', 'http_402', 402), attempt('team', 'claude', 'ok', 200)], {
+      chain: [{ seat: 'max-a', model: 'claude', state: 'probe', reason: 'credit', pinned: false, left_ms: null }],
+      stream: true,
+    });
+    expect(text(probe)).toMatch(/ max-a probe 402 → team\/claude ok$/);
+    expect(text(probe, { markStream: true })).toMatch(/ team\/claude ok stream$/);
+    expect(text(decision([attempt('team', 'claude', 'http_429', 429)], { fail_open: true, status: 429 }))).toMatch(
+      / team\/claude 429 \(fail-open\)$/,
+    );
+  });
+
+  it('takes the time column and widths from its options, and fits a width', () => {
+    const d = decision([attempt('max-a', 'claude', 'http_402', 402), attempt('team', 'claude', 'ok', 200)]);
+    expect(text(d, { time: () => '0:12.0', routeWidth: 6, latencyWidth: 5 })).toBe('0:12.0 sonnet 200 353ms max-a 402 → team/claude ok');
+    expect(text(d, { width: 44 })).toBe('14:03:07 sonnet       200   353ms max-a 402…');
+    expect(text(d, { width: 53 })).toBe('14:03:07 sonnet       200   353ms max-a 402 → team ok');
+  });
+
+  it('paints with chalk: colour on a colour terminal, none at level 0', () => {
+    const segments = decisionSegments(decision([attempt('team', 'claude', 'ok', 200)]));
+    expect(paint(segments, new Chalk({ level: 0 }))).toBe(segmentsText(segments));
+    expect(paint(segments, new Chalk({ level: 1 }))).toMatch(/\x1b\[32m200\x1b\[39m/);
   });
 });

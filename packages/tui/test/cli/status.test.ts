@@ -1,4 +1,4 @@
-import type { OpenBreaker, Snapshot } from '@routeplane/shared';
+import { type OpenBreaker, type Snapshot, tripReason, v1Scope } from '@routeplane/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connectControl } from '../../src/client/control-client.js';
 import { tripAll } from '../../../daemon/test/control/tripped-daemon.js';
@@ -9,44 +9,22 @@ beforeAll(requireBuiltCli);
 
 const setup = trippedDaemonPerTest();
 
-/** The open breakers a snapshot implies, in the status shape. */
+/** The open breakers a snapshot implies, in the status shape: every breaker of `breakers[]`. */
 function openFromSnapshot(snapshot: Snapshot): OpenBreaker[] {
-  const open: OpenBreaker[] = [];
-  for (const seat of snapshot.seats) {
-    if (seat.credit) {
-      open.push({
-        scope: 'seat_credit',
-        seat: seat.id,
-        model: null,
-        reason: 'credit',
-        refused_count: seat.credit.refused_count,
-        until: seat.credit.probe_ready_at,
-      });
-    }
-    if (seat.rate_limit) {
-      open.push({
-        scope: 'seat_rate_limit',
-        seat: seat.id,
-        model: null,
-        reason: 'rate_limit',
-        refused_count: seat.rate_limit.refused_count,
-        until: seat.rate_limit.until,
-      });
-    }
-    for (const model of seat.models) {
-      if (model.breaker) {
-        open.push({
-          scope: 'model',
-          seat: seat.id,
-          model: model.model,
-          reason: 'model_errors',
-          refused_count: model.breaker.refused_count,
-          until: model.breaker.probe_ready_at,
-        });
-      }
-    }
-  }
-  return open;
+  return snapshot.breakers.map((b) => ({
+    scope: v1Scope(b.kind, b.scope),
+    seat: b.seat,
+    model: b.model,
+    reason: tripReason(b.kind, b.scope),
+    refused_count: b.refused_count,
+    until: b.until,
+    key: b.key,
+    kind: b.kind,
+    phase: b.phase,
+    skipped_count: b.skipped_count,
+    reset_at: b.reset_at,
+    signal: b.signal,
+  }));
 }
 
 const byKey = (a: OpenBreaker, b: OpenBreaker) => `${a.scope}${a.seat}${a.model}`.localeCompare(`${b.scope}${b.seat}${b.model}`);
@@ -63,7 +41,7 @@ describe('routeplane status', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const status = JSON.parse(result.stdout) as { now: number; open: OpenBreaker[] };
-    expect(Object.keys(status).sort()).toEqual(['now', 'open']);
+    expect(Object.keys(status).sort()).toEqual(['counters', 'daemon', 'now', 'open']);
     expect(status.open).toHaveLength(3);
     expect([...status.open].sort(byKey)).toEqual(openFromSnapshot(snapshot).sort(byKey));
   });

@@ -26,15 +26,26 @@ describe('the demo config', () => {
     expect(config.server.listen).toBe('127.0.0.1:0');
     expect(config.control.socket).toBe(paths.socket);
     expect(config.decision_log.path).toBe(paths.decisionLog);
-    expect(config.influence).toEqual({ enabled: true, cooldown_secs: 2, max_cooldown_secs: 15, trip_threshold: 3, window_secs: 7.5 });
+    expect(config.influence).toEqual({
+      enabled: true,
+      cooldown_secs: 2,
+      max_cooldown_secs: 15,
+      trip_threshold: 3,
+      window_secs: 7.5,
+      // the v2 keys keep their defaults
+      max_quota_secs: 604_800,
+      trip_on_rejected_key: true,
+      state_file: null,
+      shared: null,
+    });
     expect(config.seats.map((s) => [s.id, s.provider, s.base_url])).toEqual([
       ['seat-a', 'anthropic', 'http://127.0.0.1:1001'],
       ['seat-b', 'anthropic', 'http://127.0.0.1:1002'],
       ['seat-c', 'openai', 'http://127.0.0.1:1003/v1'],
     ]);
     expect(config.routes.find((r) => r.model === 'gpt')?.chain).toEqual([
-      { seat: 'seat-c', model: 'gpt-4o' },
-      { seat: 'seat-c', model: 'gpt-4o-mini' },
+      { seat: 'seat-c', model: 'gpt-4o', weight: 1, cost_per_mtok: null },
+      { seat: 'seat-c', model: 'gpt-4o-mini', weight: 1, cost_per_mtok: null },
     ]);
   });
 

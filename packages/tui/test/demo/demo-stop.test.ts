@@ -66,7 +66,7 @@ describe('stopping routeplane demo', () => {
     const tmpDir = /temp dir\s+(\S+)/.exec(tmpLine)![1]!;
     expect(existsSync(join(tmpDir, 'control.sock'))).toBe(true);
     // the first decision printed: traffic is flowing through the daemon
-    await run.lineMatching(/→ seat-\S+\s+seat-\S+ ok/);
+    await run.lineMatching(/ \d+ms (seat-\S+ .* → )?seat-\S+\/\S+ ok/);
     run.child.kill('SIGINT');
     expect(await run.exited, run.output.stderr).toBe(0);
     const summary = /summary: (\d+) requests sent, (\d+) responses received/.exec(run.output.stdout);
@@ -96,7 +96,7 @@ describe('stopping routeplane demo', () => {
   it('on SIGHUP (its terminal closed) cleans up the same way', async () => {
     const run = demo(['--no-top', '--speed', '4']);
     const tmpDir = /temp dir\s+(\S+)/.exec(await run.lineMatching(/temp dir\s+\S+/))![1]!;
-    await run.lineMatching(/→ seat-\S+\s+seat-\S+ ok/);
+    await run.lineMatching(/ \d+ms (seat-\S+ .* → )?seat-\S+\/\S+ ok/);
     run.child.kill('SIGHUP');
     expect(await run.exited, run.output.stderr).toBe(0);
     expect(run.output.stdout).toMatch(/summary: \d+ requests sent/);

@@ -19,17 +19,25 @@ function decision(over: Partial<DecisionEvent>): DecisionEvent {
     family: 'anthropic',
     stream: false,
     chain: [
-      { seat: 'seat-a', model: 'claude-sonnet-4-5', state: 'healthy', reason: null },
-      { seat: 'seat-b', model: 'claude-sonnet-4-5', state: 'healthy', reason: null },
+      { seat: 'seat-a', model: 'claude-sonnet-4-5', state: 'healthy', reason: null, pinned: false, left_ms: null },
+      { seat: 'seat-b', model: 'claude-sonnet-4-5', state: 'healthy', reason: null, pinned: false, left_ms: null },
     ],
     attempts: [
-      { seat: 'seat-a', model: 'claude-sonnet-4-5', outcome: 'http_402', status: 402, ms: 40 },
-      { seat: 'seat-b', model: 'claude-sonnet-4-5', outcome: 'ok', status: 200, ms: 600 },
+      { seat: 'seat-a', model: 'claude-sonnet-4-5', outcome: 'http_402', status: 402, ms: 40, evidence: 'credit', signal: null, retry: 0 },
+      { seat: 'seat-b', model: 'claude-sonnet-4-5', outcome: 'ok', status: 200, ms: 600, evidence: 'ok', signal: null, retry: 0 },
     ],
     served_by: 'seat-b/claude-sonnet-4-5',
     status: 200,
     duration_ms: 640,
     fail_open: false,
+    requested: 'sonnet',
+    agent: null,
+    lane: 'foreground',
+    session: null,
+    balance: 'ordered',
+    skipped: false,
+    usage: null,
+    client: null,
     ...over,
   };
 }
@@ -47,6 +55,10 @@ function breaker(over: Partial<BreakerEvent>): BreakerEvent {
     cooldown_ms: 2_000,
     until: START + 4_500,
     failed_probes: 0,
+    key: 'credit:seat-a',
+    breaker: null,
+    signal: null,
+    origin: 'demo-host:1',
     ...over,
   };
 }
@@ -59,20 +71,23 @@ describe('demo log lines', () => {
     expect(storySpan(1_530, time)).toBe('6.1s');
   });
 
-  it('writes a decision as time, route, served_by, attempt path, status, ms', () => {
+  it('writes a decision as the one decision line does, in scenario time: route, status, ms, attempt path', () => {
     const line = decisionLine(decision({}), time, plain);
-    expect(line).toMatch(/^0:12\.0 {2}sonnet +→ seat-b\/claude-sonnet-4-5 +seat-a 402 → seat-b ok +200 +640ms$/);
+    expect(line).toBe('0:12.0 sonnet    200   640ms seat-a 402 → seat-b/claude-sonnet-4-5 ok');
   });
 
   it('marks a fail-open request and a probe', () => {
     const failOpen = decisionLine(decision({ fail_open: true, status: 429 }), time, plain);
     expect(failOpen).toContain('fail-open');
     const probe = decisionLine(
-      decision({ chain: [{ seat: 'seat-a', model: 'claude-sonnet-4-5', state: 'probe', reason: 'credit' }], stream: true }),
+      decision({
+        chain: [{ seat: 'seat-a', model: 'claude-sonnet-4-5', state: 'probe', reason: 'credit', pinned: false, left_ms: null }],
+        stream: true,
+      }),
       time,
       plain,
     );
-    expect(probe).toMatch(/probe seat-a\/claude-sonnet-4-5 {2}stream$/);
+    expect(probe).toMatch(/ seat-a probe 402 → seat-b\/claude-sonnet-4-5 ok stream$/);
   });
 
   it('writes breaker events with scope, target and what changed', () => {
@@ -94,6 +109,40 @@ describe('demo log lines', () => {
     expect(breakerLine(breaker({ action: 'probe_claimed', reason: 'probe claimed' }), time, plain)).not.toMatch(/cooldown/);
   });
 
+  it('writes v2 breaker events: a provider breaker by its path, a refused count from the breaker it carries', () => {
+    const provider = breaker({
+      scope: 'provider_model',
+      seat: null,
+      model: 'claude-sonnet-4-5',
+      key: 'errors:provider:http://127.0.0.1:9/claude-sonnet-4-5',
+      reason: '3 consecutive failures',
+    });
+    expect(breakerLine(provider, time, plain)).toMatch(
+      /◆ tripped +provider_model +provider:http:\/\/127\.0\.0\.1:9\/claude-sonnet-4-5 +cooldown 8s/,
+    );
+    const held = {
+      key: 'credit:seat-a',
+      kind: 'credit',
+      scope: 'seat',
+      seat: 'seat-a',
+      upstream: null,
+      model: null,
+      phase: 'open',
+      since: START,
+      until: START + 4_500,
+      reset_at: null,
+      cooldown_ms: 2_000,
+      failed_probes: 0,
+      refused_count: 7,
+      skipped_count: 0,
+      claimed_at: null,
+      signal: null,
+    } as const;
+    expect(breakerLine(breaker({ action: 'refused', reason: 'refused', breaker: held }), time, plain)).toMatch(
+      /◆ refused +seat_credit +seat-a +refused 7 {2}\(refused\)$/,
+    );
+  });
+
   it('adds up events and agents into one summary line', () => {
     const tally = emptyTally();
     countEvent(tally, decision({}));
@@ -106,7 +155,7 @@ describe('demo log lines', () => {
       decisions: 2,
       failovers: 1,
       failOpen: 1,
-      trips: { seat_credit: 1, seat_rate_limit: 0, model: 1 },
+      trips: { seat_credit: 1, seat_rate_limit: 0, model: 1, seat_quota: 0, model_quota: 0, seat_key: 0, provider_model: 0 },
       probesClaimed: 0,
       probesFailed: 1,
       cleared: 1,
@@ -115,6 +164,8 @@ describe('demo log lines', () => {
     expect(summaryLine(agents, tally)).toBe(
       'summary: 10 requests sent, 10 responses received, 2 error answers, 1 fail-over, 1 fail-open, 2 trips (1 credit, 0 rate-limit, 1 model), 1 failed probe, 1 cleared',
     );
+    countEvent(tally, breaker({ scope: 'seat_quota' }));
+    expect(summaryLine(agents, tally)).toContain('3 trips (1 credit, 0 rate-limit, 1 model, 1 seat quota)');
     expect(summaryLine({ ...agents, received: 8, aborted: 2 }, tally)).toContain(
       '8 responses received (2 without a response: 0 transport errors, 2 cut at stop)',
     );

@@ -1,32 +1,20 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { ConnectionManager } from '../../src/top/source/connection-manager.js';
-import { MonitorStore, type MonitorState } from '../../src/top/store/monitor-store.js';
-import { FakeDaemon } from './support/fake-daemon.js';
-import { breakerEvent, failoverDecision, healthySnapshot, hello } from './support/fixtures.js';
+import { MonitorStore } from '../../src/top/store/monitor-store.js';
+import { FakeDaemon, type FakeDaemonOptions } from './support/fake-daemon.js';
+import { breaker, failoverDecision, INFLUENCE_OFF, seatSubject, targetSubject, troubledBreakers } from './support/fixtures.js';
+import { stateWhere } from './support/wait-state.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function setup(options: { resnapshotIntervalMs?: number } = {}) {
-  const daemon = new FakeDaemon({
-    hello: () => hello(Date.now()),
-    snapshot: () => healthySnapshot(Date.now()),
-    subscribe: () => ({ subscribed: true }),
-    reset: (args) => {
-      if (args?.seat === 'nobody') throw Object.assign(new Error('unknown seat nobody'), { code: 'unknown_seat' });
-      return { cleared: 2 };
-    },
-  });
+async function setup(options: FakeDaemonOptions = {}) {
+  const daemon = await FakeDaemon.start(options);
   const store = new MonitorStore({ flushIntervalMs: 10 });
-  const manager = new ConnectionManager({
-    connect: daemon.connect,
-    store,
-    initialBackoffMs: 100,
-    maxBackoffMs: 300,
-    resnapshotIntervalMs: options.resnapshotIntervalMs ?? 200,
-  });
+  const manager = new ConnectionManager({ connect: daemon.connect, store, initialBackoffMs: 100, maxBackoffMs: 300 });
+  cleanups.push(() => daemon.close());
   cleanups.push(() => {
     manager.stop();
     store.stop();
@@ -34,129 +22,147 @@ function setup(options: { resnapshotIntervalMs?: number } = {}) {
   return { daemon, store, manager };
 }
 
-function until(store: MonitorStore, test: (s: MonitorState) => boolean, timeoutMs = 4000): Promise<MonitorState> {
-  return new Promise((resolve, reject) => {
-    if (test(store.getState())) return resolve(store.getState());
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`condition not reached; connection: ${JSON.stringify(store.getState().connection)}`));
-    }, timeoutMs);
-    const off = store.subscribe(() => {
-      if (test(store.getState())) {
-        clearTimeout(timer);
-        off();
-        resolve(store.getState());
-      }
-    });
-  });
-}
-
-async function waitForRequests(daemon: FakeDaemon, cmd: 'snapshot', count: number, timeoutMs = 4000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (daemon.requestsOf(cmd).length < count) {
-    if (Date.now() > deadline) throw new Error(`expected ${count} ${cmd} requests, saw ${daemon.requestsOf(cmd).length}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('ConnectionManager', () => {
-  test('connects with hello, snapshot, then subscribe, and goes live', async () => {
-    const { daemon, store, manager } = setup();
+  test('connects with hello, then subscribe and snapshot on the same connection, and goes live', async () => {
+    const { daemon, store, manager } = await setup();
     expect(await manager.start()).toEqual({ ok: true });
-    expect(daemon.requests.slice(0, 3).map((r) => r.cmd)).toEqual(['hello', 'snapshot', 'subscribe']);
-    const state = await until(store, (s) => s.hasSnapshot);
+    expect(daemon.requests.map((r) => r.cmd)).toEqual(['hello', 'subscribe', 'snapshot']);
+    expect(daemon.connects).toBe(1);
+    const state = await stateWhere(store, (s) => s.hasSnapshot);
     expect(state.connection.kind).toBe('live');
-    expect(state.daemon?.httpUrl).toBe('http://127.0.0.1:4141');
+    expect(state.daemon).toMatchObject({ httpUrl: 'http://127.0.0.1:4141', pid: 4242, version: '0.2.0' });
   });
 
   test('no daemon: the first attempt fails with its error and is not retried', async () => {
-    const { daemon, manager } = setup();
-    daemon.up = false;
+    const { daemon, manager } = await setup();
+    await daemon.stop();
     const result = await manager.start();
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error.message).toContain('not running');
-    expect(daemon.clients).toHaveLength(0);
+    expect(daemon.connects).toBe(1);
   });
 
-  test('a lost connection shows disconnected with a retry time, then reconnects with a fresh snapshot', async () => {
-    const { daemon, store, manager } = setup();
+  test('a daemon that does not speak protocol 2 is refused in words', async () => {
+    const { daemon, manager } = await setup({ protocol: null });
+    const result = await manager.start();
+    expect(!result.ok && result.error.message).toBe(
+      'the daemon (routeplane 0.2.0) speaks control protocol 1; this monitor needs protocol 2: update the daemon',
+    );
+    expect(daemon.requestsOf('snapshot')).toHaveLength(0);
+  });
+
+  test('a lost connection shows disconnected with a retry time, keeps trying, then reconnects with a fresh snapshot', async () => {
+    const { daemon, store, manager } = await setup();
     await manager.start();
-    await until(store, (s) => s.hasSnapshot);
-    const snapshotsBefore = daemon.requestsOf('snapshot').length;
-    daemon.stop();
-    const down = await until(store, (s) => s.connection.kind === 'disconnected' && s.connection.retryAt !== null);
+    await stateWhere(store, (s) => s.hasSnapshot);
+    await daemon.stop();
+    const down = await stateWhere(store, (s) => s.connection.kind === 'disconnected' && s.connection.retryAt !== null);
     expect(down.hasSnapshot).toBe(true); // the last state stays on screen
-    // still down at the first retries: it keeps trying
-    const deadline = Date.now() + 4000;
-    while (daemon.refused < 2) {
-      if (Date.now() > deadline) throw new Error('no retry');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const connectsWhileDown = daemon.connects;
+    // still down at the next retries: it keeps trying
+    await expect.poll(() => daemon.connects, { timeout: 4000 }).toBeGreaterThanOrEqual(connectsWhileDown + 2);
     expect(store.getState().connection.kind).toBe('disconnected');
-    daemon.up = true;
-    await until(store, (s) => s.connection.kind === 'live');
-    expect(daemon.clients.length).toBeGreaterThanOrEqual(2);
-    expect(daemon.requestsOf('snapshot').length).toBeGreaterThan(snapshotsBefore);
+    await daemon.restart();
+    await stateWhere(store, (s) => s.connection.kind === 'live');
+    expect(daemon.requestsOf('snapshot')).toHaveLength(2);
   });
 
   test('an overflow line drops the connection and a new one starts over', async () => {
-    const { daemon, store, manager } = setup();
+    const { daemon, store, manager } = await setup();
     await manager.start();
-    const first = daemon.client;
-    first.emit({ type: 'overflow' });
-    expect(first.closed).toBe(true);
-    await until(store, (s) => s.connection.kind === 'live' && daemon.clients.length === 2);
-    expect(daemon.client).not.toBe(first);
+    daemon.overflow();
+    await stateWhere(store, (s) => s.connection.kind === 'disconnected');
+    await stateWhere(store, (s) => s.connection.kind === 'live');
+    expect(daemon.connects).toBe(2);
+    expect(daemon.requestsOf('subscribe')).toHaveLength(2);
   });
 
-  test('breaker events are applied at once and bring a fresh snapshot, at most one per interval', async () => {
-    const { daemon, store, manager } = setup({ resnapshotIntervalMs: 300 });
+  test('breaker events are applied as they come: no snapshot is asked for again', async () => {
+    const { daemon, store, manager } = await setup();
     await manager.start();
-    await waitForRequests(daemon, 'snapshot', 2); // the one after subscribe
-    const before = daemon.requestsOf('snapshot').length;
     const now = Date.now();
-    for (let i = 0; i < 20; i += 1) {
-      daemon.emit(breakerEvent({ ts: now + i, action: 'extended', scope: 'seat_rate_limit', seat: 'work-max', until: now + 60_000 }));
-    }
-    await until(store, (s) => s.seats.find((x) => x.id === 'work-max')!.breakers.length === 1);
-    await waitForRequests(daemon, 'snapshot', before + 1);
-    // the 20 events cost one snapshot (two if the burst straddled the in-flight one), not 20
-    expect(daemon.requestsOf('snapshot').length - before).toBeLessThanOrEqual(2);
+    const limit = breaker('rate_limit', seatSubject('work-max'), { since: now, until: now + 60_000 });
+    daemon.change('tripped', limit, 'http_429');
+    for (let i = 1; i <= 20; i += 1) daemon.change('refused', { ...limit, refused_count: i });
+    const state = await stateWhere(store, (s) => s.seats[0]?.breakers[0]?.refused_count === 20);
+    expect(state.seq).toBe(21);
+    expect(daemon.requestsOf('snapshot')).toHaveLength(1);
   });
 
   test('decisions flow into the store', async () => {
-    const { daemon, store, manager } = setup();
+    const { daemon, store, manager } = await setup();
     await manager.start();
-    daemon.emit(failoverDecision(Date.now()));
-    const state = await until(store, (s) => s.decisionsReceived === 1);
+    daemon.decide(failoverDecision(Date.now()));
+    const state = await stateWhere(store, (s) => s.decisionsReceived === 1);
     expect(state.decisions[0]!.event.attempts).toHaveLength(2);
   });
 
-  test('reset sends exactly what it names and answers as a value', async () => {
-    const { daemon, manager } = setup();
+  test('reset sends exactly what it names and answers as a value; the daemon’s events update the screen', async () => {
+    const { daemon, store, manager } = await setup({ breakers: troubledBreakers(Date.now()) });
     await manager.start();
-    expect(await manager.reset({ scope: 'seat', seat: 'work-max' })).toEqual({ ok: true, cleared: 2 });
-    expect(await manager.reset({ scope: 'target', seat: 'work-max', model: 'claude-opus-4-1' })).toEqual({ ok: true, cleared: 2 });
-    expect(await manager.reset({ scope: 'all' })).toEqual({ ok: true, cleared: 2 });
+    expect(await manager.reset({ scope: 'target', seat: 'personal-pro', model: 'claude-opus-4-1' })).toEqual({ ok: true, cleared: 1 });
+    expect(await manager.reset({ scope: 'seat', seat: 'work-max' })).toEqual({ ok: true, cleared: 1 });
+    expect(await manager.reset({ scope: 'all' })).toEqual({ ok: true, cleared: 1 });
     expect(await manager.reset({ scope: 'seat', seat: 'nobody' })).toEqual({
       ok: false,
       code: 'unknown_seat',
-      message: 'unknown seat nobody',
+      message: 'unknown seat "nobody"',
     });
     expect(daemon.requestsOf('reset').map((r) => r.args)).toEqual([
+      { seat: 'personal-pro', model: 'claude-opus-4-1' },
       { seat: 'work-max' },
-      { seat: 'work-max', model: 'claude-opus-4-1' },
       undefined,
       { seat: 'nobody' },
     ]);
+    await stateWhere(store, (s) => s.seq === 3 && s.seats.every((seat) => seat.breakers.length === 0));
+    expect(daemon.requestsOf('snapshot')).toHaveLength(1);
   });
 
-  test('reset while disconnected sends nothing', async () => {
-    const { daemon, store, manager } = setup();
+  test('probe makes the open breakers it names probe-ready, answers {made_ready} as a value', async () => {
+    const now = Date.now();
+    const { daemon, store, manager } = await setup({
+      breakers: [
+        ...troubledBreakers(now),
+        breaker('errors', targetSubject('work-max', 'claude-opus-4-1'), { since: now, until: now + 30_000 }),
+      ],
+    });
     await manager.start();
-    daemon.stop();
-    await until(store, (s) => s.connection.kind === 'disconnected');
+    expect(await manager.probe('work-max')).toEqual({ ok: true, madeReady: 2 });
+    const state = await stateWhere(store, (s) => s.seq === 2 && s.seats[0]!.breakers.every((b) => b.phase === 'probe_ready'));
+    expect(state.seats[0]!.breakers.map((b) => b.key)).toEqual(['credit:work-max', 'errors:work-max/claude-opus-4-1']);
+    // already probe-ready: nothing left to make ready
+    expect(await manager.probe('work-max', 'claude-opus-4-1')).toEqual({ ok: true, madeReady: 0 });
+    // a rate limit needs no probe: its deadline is left alone
+    expect(await manager.probe('openrouter')).toEqual({ ok: true, madeReady: 0 });
+    expect(await manager.probe('personal-pro', 'claude-opus-4-1')).toEqual({ ok: true, madeReady: 1 });
+    expect(await manager.probe('work-max', 'gpt-0')).toEqual({
+      ok: false,
+      code: 'unknown_target',
+      message: 'unknown target "work-max/gpt-0"',
+    });
+    expect(daemon.requestsOf('probe').map((r) => r.args)).toEqual([
+      { seat: 'work-max' },
+      { seat: 'work-max', model: 'claude-opus-4-1' },
+      { seat: 'openrouter' },
+      { seat: 'personal-pro', model: 'claude-opus-4-1' },
+      { seat: 'work-max', model: 'gpt-0' },
+    ]);
+  });
+
+  test('probe with influence off says so as a value', async () => {
+    const { manager } = await setup({ influence: INFLUENCE_OFF });
+    await manager.start();
+    expect(await manager.probe('work-max')).toEqual({ ok: false, code: 'influence_disabled', message: 'routing influence is disabled' });
+  });
+
+  test('reset and probe while disconnected send nothing', async () => {
+    const { daemon, store, manager } = await setup();
+    await manager.start();
+    await daemon.stop();
+    await stateWhere(store, (s) => s.connection.kind === 'disconnected');
     expect(await manager.reset({ scope: 'all' })).toMatchObject({ ok: false, code: 'disconnected' });
+    expect(await manager.probe('work-max')).toMatchObject({ ok: false, code: 'disconnected' });
     expect(daemon.requestsOf('reset')).toHaveLength(0);
+    expect(daemon.requestsOf('probe')).toHaveLength(0);
   });
 });

@@ -1,135 +1,101 @@
-import type { Snapshot } from '@routeplane/shared';
 import { describe, expect, test } from 'vitest';
-import { applyBreakerEvent } from '../../src/top/store/breaker-model.js';
-import { learnRouteOrders } from '../../src/top/store/configured-order.js';
-import { deriveRoutes, deriveSeats, deriveTarget } from '../../src/top/store/derive-view.js';
-import { breakerEvent, healthySnapshot, troubledSnapshot } from './support/fixtures.js';
+import { applyEvent, modelOf } from '../../src/top/store/daemon-model.js';
+import { routeViews, seatViews } from '../../src/top/store/derive-view.js';
+import { breakerDetail, stateDetail } from '../../src/top/ui/lines/state-words.js';
+import {
+  ANTHROPIC,
+  breaker,
+  breakerEvent,
+  MEMORY_STORE,
+  OPENROUTER,
+  providerSubject,
+  seatSubject,
+  snapshotOf,
+  targetSubject,
+  troubledSnapshot,
+} from './support/fixtures.js';
 
 const NOW = 1_700_000_000_000;
-const MAX = 900_000;
 const names = (chain: readonly { seat: string; model: string }[]) => chain.map((t) => `${t.seat}/${t.model}`);
 
-describe('configured order', () => {
-  test('is learned exactly from an all-healthy snapshot and kept through partial trouble', () => {
-    const exact = learnRouteOrders([], healthySnapshot(NOW));
-    expect(exact.every((o) => o.exact)).toBe(true);
-    const later = learnRouteOrders(exact, troubledSnapshot(NOW));
-    const sonnet = later.find((o) => o.route === 'sonnet')!;
-    expect(sonnet.exact).toBe(true);
-    expect(names(sonnet.targets)).toEqual(names(healthySnapshot(NOW).routes[0]!.chain));
+describe('the daemon model', () => {
+  test('a snapshot gives the model its seq, configured chains and breakers by key', () => {
+    const model = modelOf({ ...troubledSnapshot(NOW), seq: 7 });
+    expect(model.seq).toBe(7);
+    expect([...model.breakers.keys()]).toEqual(['credit:work-max', 'rate_limit:openrouter', 'errors:personal-pro/claude-opus-4-1']);
+    // the configured order, whatever order the snapshot's chains are in now
+    expect(model.routes[0]!.chain.map((e) => `${e.index}:${e.seat}`)).toEqual(['1:personal-pro', '0:work-max', '2:openrouter']);
+    expect(model.routes.find((r) => r.model === 'opus')!.chain.map((e) => e.index)).toEqual([0, 1]);
   });
 
-  test('without an exact order, the current order stands in (right within each group)', () => {
-    const guessed = learnRouteOrders([], troubledSnapshot(NOW));
-    const sonnet = guessed.find((o) => o.route === 'sonnet')!;
-    expect(sonnet.exact).toBe(false);
-    expect(names(sonnet.targets)[0]).toBe('personal-pro/claude-sonnet-4-5');
-    // all tripped = fail open = configured order: exact
-    expect(guessed.find((o) => o.route === 'opus')!.exact).toBe(true);
+  test('an event at or below its seq changes nothing (the same model comes back)', () => {
+    const model = modelOf({ ...snapshotOf({ now: NOW }), seq: 5 });
+    const credit = breaker('credit', seatSubject('work-max'), { since: NOW, until: NOW + 1000 });
+    expect(applyEvent(model, breakerEvent(5, NOW, 'tripped', credit))).toBe(model);
+    expect(applyEvent(model, breakerEvent(4, NOW, 'tripped', credit))).toBe(model);
+    const next = applyEvent(model, breakerEvent(6, NOW, 'tripped', credit));
+    expect(next.seq).toBe(6);
+    expect(next.breakers.get('credit:work-max')).toEqual(credit);
+    expect(model.breakers.size).toBe(0); // the old model is untouched
+    const ended = applyEvent(next, breakerEvent(7, NOW, 'cleared', credit));
+    expect(ended.breakers.size).toBe(0);
+    const stored = applyEvent(ended, { type: 'store', seq: 8, ts: NOW, store: { ...MEMORY_STORE, state: 'degraded' } });
+    expect(stored.store.state).toBe('degraded');
   });
 });
 
-describe('deriving what the screen shows', () => {
-  const snapshot: Snapshot = healthySnapshot(NOW);
-  const orders = learnRouteOrders([], snapshot);
-
-  test('healthy first, tripped after, each group in configured order', () => {
-    let model = applyBreakerEvent(
-      snapshot.seats,
-      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: NOW + 5000 }),
-    );
-    model = applyBreakerEvent(
-      model,
-      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_rate_limit', seat: 'personal-pro', until: NOW + 9000 }),
-    );
-    const [sonnet] = deriveRoutes(orders, model, NOW, MAX);
-    expect(names(sonnet!.chain)).toEqual([
-      'openrouter/anthropic/claude-sonnet-4.5',
-      'work-max/claude-sonnet-4-5',
+describe('views', () => {
+  test('chains as the daemon would order them now, and fail-open when nothing may be tried', () => {
+    const snapshot = troubledSnapshot(NOW);
+    const routes = routeViews(modelOf(snapshot));
+    expect(names(routes[0]!.chain)).toEqual([
       'personal-pro/claude-sonnet-4-5',
+      'work-max/claude-sonnet-4-5',
+      'openrouter/anthropic/claude-sonnet-4.5',
     ]);
-    expect(sonnet!.chain[2]).toMatchObject({ phase: 'tripped', deadline: NOW + 9000, deadlineKind: 'rate_limit' });
+    expect(routes.map((r) => r.failOpen)).toEqual([false, true, true]);
+    expect(routes[0]!.chain[1]).toMatchObject({ state: 'tripped', reasons: ['credit'], until: NOW + 185_000, index: 0 });
   });
 
-  test('every target tripped: fail open in configured order', () => {
-    const model = applyBreakerEvent(
-      snapshot.seats,
-      breakerEvent({ ts: NOW, action: 'tripped', scope: 'model', seat: 'openrouter', model: 'openai/gpt-5-codex', until: NOW + 5000 }),
-    );
-    const codex = deriveRoutes(orders, model, NOW, MAX).find((r) => r.route === 'codex')!;
-    expect(codex.failOpen).toBe(true);
+  test('a probe-ready breaker is usable: the route does not fail open', () => {
+    const ready = breaker('errors', targetSubject('openrouter', 'openai/gpt-5-codex'), { since: NOW, until: NOW, phase: 'probe_ready' });
+    const [, , codex] = routeViews(modelOf(snapshotOf({ now: NOW, breakers: [ready] })));
+    expect(codex).toMatchObject({ failOpen: false, chain: [{ state: 'probe_ready', reasons: ['model_errors'] }] });
   });
 
-  test('the deadline passing makes a credit trip probe-ready, without an event', () => {
-    const model = applyBreakerEvent(
-      snapshot.seats,
-      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: NOW + 5000 }),
-    );
-    const seat = model.find((s) => s.id === 'work-max');
-    const ref = { seat: 'work-max', model: 'claude-sonnet-4-5' };
-    expect(deriveTarget(seat, ref, NOW + 4999, MAX).phase).toBe('tripped');
-    expect(deriveTarget(seat, ref, NOW + 5000, MAX)).toMatchObject({ phase: 'probe_ready', deadline: null });
-  });
-
-  test('an active rate limit holds a probe-ready seat back until it ends', () => {
-    let model = applyBreakerEvent(
-      snapshot.seats,
-      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: NOW + 1000 }),
-    );
-    model = applyBreakerEvent(
-      model,
-      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_rate_limit', seat: 'work-max', until: NOW + 8000 }),
-    );
-    const seat = model.find((s) => s.id === 'work-max');
-    const target = deriveTarget(seat, { seat: 'work-max', model: 'claude-opus-4-1' }, NOW + 2000, MAX);
-    expect(target).toMatchObject({ phase: 'tripped', reasons: ['credit', 'rate_limit'], deadline: NOW + 8000, deadlineKind: 'rate_limit' });
-  });
-
-  test('a claimed probe reads as probing until claim time + max cooldown', () => {
-    let model = applyBreakerEvent(
-      snapshot.seats,
-      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'work-max', until: NOW }),
-    );
-    model = applyBreakerEvent(model, breakerEvent({ ts: NOW + 10, action: 'probe_claimed', scope: 'seat_credit', seat: 'work-max' }));
-    const seat = model.find((s) => s.id === 'work-max');
-    const ref = { seat: 'work-max', model: 'claude-opus-4-1' };
-    expect(deriveTarget(seat, ref, NOW + 20, MAX).phase).toBe('probing');
-    expect(deriveTarget(seat, ref, NOW + 10 + MAX, MAX).phase).toBe('probe_ready');
-  });
-
-  test('a rate limit only ever extends', () => {
-    let model = applyBreakerEvent(
-      snapshot.seats,
-      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_rate_limit', seat: 'work-max', until: NOW + 8000 }),
-    );
-    model = applyBreakerEvent(
-      model,
-      breakerEvent({ ts: NOW + 1, action: 'extended', scope: 'seat_rate_limit', seat: 'work-max', until: NOW + 3000 }),
-    );
-    expect(model.find((s) => s.id === 'work-max')!.rate_limit!.until).toBe(NOW + 8000);
-  });
-
-  test('seats list their breakers with refused counts, and near-trip streaks', () => {
-    const seats = deriveSeats(troubledSnapshot(NOW).seats, NOW, MAX);
-    expect(seats.find((s) => s.id === 'work-max')!.breakers).toEqual([
-      { kind: 'credit', phase: 'tripped', refused: 4, failedProbes: 1, deadline: NOW + 185_000 },
+  test('each seat lists its own breakers, seat-wide first, then by its models; provider breakers where they apply', () => {
+    const breakers = [
+      breaker('errors', targetSubject('work-max', 'claude-opus-4-1'), { since: NOW }),
+      breaker('errors', providerSubject(ANTHROPIC, 'claude-sonnet-4-5'), { since: NOW }),
+      breaker('rate_limit', seatSubject('work-max'), { since: NOW, until: NOW + 5000 }),
+      breaker('credit', seatSubject('work-max'), { since: NOW }),
+      breaker('errors', providerSubject(OPENROUTER, 'claude-sonnet-4-5'), { since: NOW }),
+    ];
+    const seats = seatViews(modelOf(snapshotOf({ now: NOW, breakers })));
+    expect(seats.map((s) => [s.id, s.breakers.map((b) => b.key)])).toEqual([
+      [
+        'work-max',
+        ['credit:work-max', 'rate_limit:work-max', `errors:provider:${ANTHROPIC}/claude-sonnet-4-5`, 'errors:work-max/claude-opus-4-1'],
+      ],
+      ['personal-pro', [`errors:provider:${ANTHROPIC}/claude-sonnet-4-5`]],
+      // openrouter serves no model called claude-sonnet-4-5: that provider breaker does not touch it
+      ['openrouter', []],
     ]);
-    expect(seats.find((s) => s.id === 'openrouter')!.breakers).toEqual([{ kind: 'rate_limit', refused: 1, deadline: NOW + 42_000 }]);
-    const streaky = troubledSnapshot(NOW).seats.map((s) =>
-      s.id === 'work-max' ? { ...s, credit: null, models: s.models.map((m) => ({ ...m, streak: 2 })) } : s,
-    );
-    expect(deriveSeats(streaky, NOW, MAX).find((s) => s.id === 'work-max')!.breakers[0]).toEqual({
-      kind: 'streak',
-      model: 'claude-sonnet-4-5',
-      streak: 2,
-    });
   });
+});
 
-  test('events for an unknown seat change nothing', () => {
-    const model = applyBreakerEvent(
-      snapshot.seats,
-      breakerEvent({ ts: NOW, action: 'tripped', scope: 'seat_credit', seat: 'nobody', until: NOW + 1 }),
-    );
-    expect(model).toBe(snapshot.seats);
+describe('countdown words', () => {
+  test('`ends in` for a rate limit alone, `probe in` once anything needs a probe; phases in words', () => {
+    expect(stateDetail('tripped', ['rate_limit'], NOW + 42_000, NOW)).toBe('ends in 42s');
+    expect(stateDetail('tripped', ['credit', 'rate_limit'], NOW + 185_000, NOW)).toBe('probe in 3m05s');
+    // a partial second counts up: 41.2 s left still reads 42s; past the deadline it reads 0s until the daemon says more
+    expect(stateDetail('tripped', ['credit'], NOW + 41_200, NOW)).toBe('probe in 42s');
+    expect(stateDetail('tripped', ['credit'], NOW - 5000, NOW)).toBe('probe in 0s');
+    expect(stateDetail('probe_ready', ['credit'], NOW, NOW)).toBe('probe ready');
+    expect(stateDetail('probing', ['credit'], null, NOW)).toBe('probing');
+    expect(stateDetail('drained', [], null, NOW)).toBe('');
+    expect(breakerDetail('quota', 'open', NOW + 3_720_000, NOW)).toBe('probe in 1h02m');
+    expect(breakerDetail('rate_limit', 'open', NOW + 3000, NOW)).toBe('ends in 3s');
+    expect(breakerDetail('credit', 'open', null, NOW)).toBe('tripped');
   });
 });

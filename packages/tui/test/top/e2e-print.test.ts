@@ -61,10 +61,13 @@ describe('top, not on a terminal', () => {
     const { stdout } = await run(process.execPath, [CLI, 'top', '--json', '--socket', setup.socketPath]);
     expect(stdout.trimEnd().split('\n')).toHaveLength(1);
     const snapshot = JSON.parse(stdout) as Snapshot;
-    expect(snapshot.routes[0]!.chain.map((t) => [t.seat, t.state])).toEqual([
-      ['team-b', 'healthy'],
-      ['max-a', 'tripped'],
+    expect(snapshot.routes[0]!.chain.map((t) => [t.seat, t.state, t.index])).toEqual([
+      ['team-b', 'healthy', 1],
+      ['max-a', 'tripped', 0],
     ]);
+    // protocol v2: the seq it reflects, and the trip as one Breaker
+    expect(snapshot.seq).toBeGreaterThanOrEqual(1);
+    expect(snapshot.breakers.map((b) => [b.key, b.kind, b.phase])).toEqual([['credit:max-a', 'credit', 'open']]);
   });
 
   test('no daemon: one line naming the socket path, exit 1', async () => {

@@ -88,6 +88,7 @@ test('a 402 moves the seat to the back with a countdown; R y clears it (screen a
       ['team-b', 'healthy'],
     ]);
     expect(snapshot.seats.find((s) => s.id === 'max-a')!.credit).toBeNull();
+    expect(snapshot.breakers).toEqual([]);
   } finally {
     client.close();
   }

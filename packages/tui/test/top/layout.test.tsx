@@ -1,14 +1,14 @@
 import chalk from 'chalk';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { textWidth } from '../../src/top/ui/text.js';
+import { textWidth } from '../../src/output/text.js';
 import { themeFromEnv } from '../../src/top/ui/theme.js';
 import { startApp, type AppHarness } from './support/app-harness.js';
-import { breakerEvent, decision, failoverDecision, SEATS, TARGET_NAMES, troubledSnapshot } from './support/fixtures.js';
+import { attempt, breaker, decision, failoverDecision, SEATS, seatSubject, TARGET_NAMES, troubledBreakers } from './support/fixtures.js';
 
 /** Screen size, resize, NO_COLOR. */
 let app: AppHarness | null = null;
-afterEach(() => {
-  app?.close();
+afterEach(async () => {
+  await app?.close();
   app = null;
 });
 
@@ -25,25 +25,25 @@ afterAll(() => {
 
 /** A busy screen: trouble on every seat, a fail-over, a fail-open route and a full log. */
 async function busyApp(options: { columns: number; rows: number; colour: boolean }): Promise<AppHarness> {
-  const h = await startApp({ snapshot: troubledSnapshot, ...options });
+  const h = await startApp({ breakers: troubledBreakers, ...options });
   const now = Date.now();
-  for (let i = 0; i < 30; i += 1) h.daemon.emit(i % 3 === 0 ? failoverDecision(now) : decision({ ts: now }));
-  h.daemon.emit(
+  for (let i = 0; i < 30; i += 1) h.daemon.decide(i % 3 === 0 ? failoverDecision(now) : decision({ ts: now }));
+  h.daemon.decide(
     decision({
       ts: now,
       route: 'codex',
       status: 429,
       served_by: 'openrouter/openai/gpt-5-codex',
-      attempts: [{ seat: 'openrouter', model: 'openai/gpt-5-codex', outcome: 'http_429', status: 429, ms: 31 }],
+      attempts: [attempt('openrouter', 'openai/gpt-5-codex', 'http_429', 429, 31)],
     }),
   );
-  h.daemon.emit(
+  h.daemon.decide(
     decision({
       ts: now,
       attempts: [
-        { seat: 'work-max', model: 'claude-sonnet-4-5', outcome: 'http_402', status: 402, ms: 40 },
-        { seat: 'openrouter', model: 'anthropic/claude-sonnet-4.5', outcome: 'http_429', status: 429, ms: 22 },
-        { seat: 'personal-pro', model: 'claude-sonnet-4-5', outcome: 'ok', status: 200, ms: 700 },
+        attempt('work-max', 'claude-sonnet-4-5', 'http_402', 402, 40),
+        attempt('openrouter', 'anthropic/claude-sonnet-4.5', 'http_429', 429, 22),
+        attempt('personal-pro', 'claude-sonnet-4-5', 'ok', 200, 700),
       ],
       duration_ms: 771,
     }),
@@ -76,17 +76,13 @@ describe('80×24', () => {
   });
 
   test('a name too long for its column is cut deliberately, with an ellipsis', async () => {
-    app = await startApp({ columns: 80, rows: 24 });
+    app = await startApp({ columns: 80, rows: 24, breakers: troubledBreakers });
     const long = 'a-model-name-that-goes-on-and-on-and-on-far-beyond-any-column';
-    app.setSnapshot((now) => {
-      const s = troubledSnapshot(now);
-      return {
-        ...s,
-        routes: [...s.routes, { model: 'long', chain: [{ seat: 'work-max', model: long, state: 'healthy', reasons: [], until: null }] }],
-      };
-    });
+    // the route comes with a reload: the monitor takes a fresh snapshot for it
+    app.daemon.routes.push({ model: 'long', chain: [{ seat: 'work-max', model: long }] });
+    app.daemon.emit({ type: 'reload', ok: true, errors: [] });
     const now = Date.now();
-    app.daemon.emit(breakerEvent({ ts: now, action: 'tripped', scope: 'seat_credit', seat: 'personal-pro', until: now + 1000 }));
+    app.daemon.change('tripped', breaker('credit', seatSubject('personal-pro'), { since: now, until: now + 1000 }), 'http_402');
     const frame = await app.ui.waitFor('work-max/a-model-name');
     const row = frame.split('\n').find((l) => l.includes('work-max/a-model-name'))!;
     expect(textWidth(row)).toBeLessThanOrEqual(80);

@@ -1,12 +1,11 @@
 import type { Key } from 'ink';
 import { describe, expect, test } from 'vitest';
-import { formatCountdown, formatSeconds } from '../../src/top/ui/format.js';
 import { findBinding, type KeyContext } from '../../src/top/ui/keymap.js';
-import { decisionLines, matchesFilter, pathSegments } from '../../src/top/ui/lines/decision-lines.js';
+import { decisionLines, matchesFilter } from '../../src/top/ui/lines/decision-lines.js';
 import { footerLine } from '../../src/top/ui/lines/footer-lines.js';
 import { lineText, lineWidth } from '../../src/top/ui/lines/line.js';
-import { fit, textWidth, truncate } from '../../src/top/ui/text.js';
-import { decision, failoverDecision } from './support/fixtures.js';
+import { fit, textWidth, truncate } from '../../src/output/text.js';
+import { attempt, decision, failoverDecision } from './support/fixtures.js';
 
 const key = (over: Partial<Key> = {}): Key => ({
   upArrow: false,
@@ -34,17 +33,6 @@ const key = (over: Partial<Key> = {}): Key => ({
 
 const ctx: KeyContext = { connected: true, influenceEnabled: true, hasSelection: true, filterActive: false, paused: false };
 
-describe('countdowns', () => {
-  test('read 42s, 3m05s, 1h02m, and never go negative', () => {
-    expect(formatSeconds(42)).toBe('42s');
-    expect(formatSeconds(185)).toBe('3m05s');
-    expect(formatSeconds(3720)).toBe('1h02m');
-    expect(formatCountdown(1000, 1000 + 5000)).toBe('0s');
-    // a partial second counts up: 41.2 s left still reads 42s
-    expect(formatCountdown(41_200, 0)).toBe('42s');
-  });
-});
-
 describe('text fitting', () => {
   test('cuts with an ellipsis, pads to the column, counts wide characters as two', () => {
     expect(truncate('claude-sonnet-4-5', 10)).toBe('claude-so…');
@@ -55,42 +43,26 @@ describe('text fitting', () => {
   });
 });
 
-describe('decision lines', () => {
-  test('the attempt path names each seat with its outcome and the server in full', () => {
-    expect(
-      pathSegments(failoverDecision(0))
-        .map((s) => s.text)
-        .join(''),
-    ).toBe('work-max 402 → personal-pro/claude-sonnet-4-5 ok');
+describe('decision lines in the log', () => {
+  const pathOf = (l: ReturnType<typeof decisionLines>[number]) => lineText(l).replace(/^ \S+ \S+ +\d+ +\S+ /, '');
+
+  test('time, route, status, latency, then the attempt path naming the server in full', () => {
+    const [line] = decisionLines([{ n: 1, event: failoverDecision(new Date(2025, 0, 15, 14, 3, 7).getTime()) }], { width: 100 });
+    expect(lineText(line!)).toBe(' 14:03:07 sonnet 200 812ms work-max 402 → personal-pro/claude-sonnet-4-5 ok');
     const timedOut = decision({
       ts: 0,
-      attempts: [
-        { seat: 'work-max', model: 'm', outcome: 'timeout', status: null, ms: 10 },
-        { seat: 'team', model: 'm', outcome: 'http_5xx', status: 503, ms: 10 },
-      ],
+      attempts: [attempt('work-max', 'm', 'timeout', null, 10), attempt('team', 'm', 'http_5xx', 503, 10)],
       served_by: 'team/m',
       status: 503,
     });
-    expect(
-      pathSegments(timedOut)
-        .map((s) => s.text)
-        .join(''),
-    ).toBe('work-max timeout → team/m 503');
+    expect(pathOf(decisionLines([{ n: 1, event: timedOut }], { width: 100 })[0]!)).toBe('work-max timeout → team/m 503');
   });
 
   test('a decision with no attempt says why', () => {
     const unknown = decision({ ts: 0, route: 'nope', attempts: [], served_by: null, status: 404 });
-    expect(
-      pathSegments(unknown)
-        .map((s) => s.text)
-        .join(''),
-    ).toBe('unknown route');
+    expect(pathOf(decisionLines([{ n: 1, event: unknown }], { width: 100 })[0]!)).toBe('unknown route');
     const noModel = decision({ ts: 0, route: null, attempts: [], served_by: null, status: 400 });
-    expect(
-      pathSegments(noModel)
-        .map((s) => s.text)
-        .join(''),
-    ).toBe('no model in the request');
+    expect(lineText(decisionLines([{ n: 1, event: noModel }], { width: 100 })[0]!)).toMatch(/ — +400 +652ms no model in the request$/);
   });
 
   test('a filter matches route, seat or status', () => {

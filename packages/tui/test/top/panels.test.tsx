@@ -10,7 +10,18 @@ import { SeatsPanel } from '../../src/top/ui/components/SeatsPanel.js';
 import { ThemeContext } from '../../src/top/ui/components/theme-context.js';
 import { seatRows } from '../../src/top/ui/lines/seat-lines.js';
 import { createTheme } from '../../src/top/ui/theme.js';
-import { decision, failoverDecision, healthySnapshot, troubledSnapshot } from './support/fixtures.js';
+import {
+  ANTHROPIC,
+  breaker,
+  decision,
+  failoverDecision,
+  INFLUENCE_OFF,
+  providerSubject,
+  seatSubject,
+  snapshotOf,
+  troubledBreakers,
+  troubledSnapshot,
+} from './support/fixtures.js';
 import { stateFrom } from './support/state.js';
 
 /** Each panel on its own, from a fixed snapshot, through ink-testing-library. */
@@ -40,13 +51,7 @@ describe('header', () => {
   });
 
   test('influence off is said, with what it means', () => {
-    const snapshot = healthySnapshot(NOW, {
-      enabled: false,
-      cooldown_secs: 60,
-      max_cooldown_secs: 900,
-      trip_threshold: 3,
-      window_secs: 300,
-    });
+    const snapshot = snapshotOf({ now: NOW, influence: INFLUENCE_OFF });
     expect(frameOf(<HeaderPanel state={stateFrom(snapshot)} width={100} />)).toContain('influence off (order never changes)');
   });
 });
@@ -66,15 +71,13 @@ describe('chains', () => {
   });
 
   test('probe-ready and probe-in-flight read differently', () => {
-    const snapshot = troubledSnapshot(NOW);
-    const seats = snapshot.seats.map((s) =>
-      s.id === 'work-max'
-        ? { ...s, credit: { ...s.credit!, probe_ready_at: NOW - 1, claimed_at: NOW - 1 } }
-        : s.id === 'personal-pro'
-          ? { ...s, models: s.models.map((m) => (m.breaker ? { ...m, breaker: { ...m.breaker, probe_ready_at: NOW - 1 } } : m)) }
-          : s,
-    );
-    const state = stateFrom({ ...snapshot, seats });
+    const [credit, limit, errors] = troubledBreakers(NOW);
+    const breakers = [
+      { ...credit!, phase: 'probing' as const, until: NOW - 1, claimed_at: NOW - 1 },
+      limit!,
+      { ...errors!, phase: 'probe_ready' as const, until: NOW - 1 },
+    ];
+    const state = stateFrom(snapshotOf({ now: NOW, breakers }));
     const frame = frameOf(<ChainsPanel routes={state.routes} now={NOW} width={100} height={8} selectedKey={null} greyed={false} />);
     expect(frame).toMatch(/◐ credit +work-max\/claude-sonnet-4-5 +probing/);
     expect(frame).toMatch(/◌ errors +personal-pro\/claude-opus-4-1 +probe ready/);
@@ -92,7 +95,7 @@ describe('chains', () => {
 describe('seats', () => {
   test('breakers with refused counts, per seat and per model', () => {
     const state = stateFrom(troubledSnapshot(NOW));
-    const frame = frameOf(<SeatsPanel rows={seatRows(state.seats, NOW, 3)} width={100} height={6} selectedKey={null} greyed={false} />);
+    const frame = frameOf(<SeatsPanel rows={seatRows(state.seats, NOW)} width={100} height={6} selectedKey={null} greyed={false} />);
     const rows = frame.split('\n');
     expect(rows[0]).toMatch(/^─ SEATS {2}breakers and refused attempts ─+$/);
     expect(rows[1]).toMatch(/^ work-max +✗ credit +probe in 3m05s · refused 4 · 1 failed probe$/);
@@ -101,14 +104,39 @@ describe('seats', () => {
     expect(rows[4]).toMatch(/^ openrouter +✗ rate-limit +ends in 42s · refused 1$/);
   });
 
-  test('a model with errors below the trip threshold shows its streak', () => {
-    const snapshot = healthySnapshot(NOW);
-    const seats = snapshot.seats.map((s) =>
-      s.id === 'openrouter' ? { ...s, models: s.models.map((m) => (m.model === 'openai/gpt-5-codex' ? { ...m, streak: 2 } : m)) } : s,
-    );
-    const state = stateFrom({ ...snapshot, seats });
-    const frame = frameOf(<SeatsPanel rows={seatRows(state.seats, NOW, 3)} width={100} height={5} selectedKey={null} greyed={false} />);
-    expect(frame).toMatch(/\n └ openai\/gpt-5-codex +· streak +2 of 3 errors in a row\n?/);
+  test('every kind of breaker in words: quota, key rejected, provider errors (on each seat of that upstream)', () => {
+    const breakers = [
+      breaker('quota', seatSubject('work-max'), { since: NOW, until: NOW + 8_040_000, refused_count: 3 }),
+      breaker('key_rejected', seatSubject('openrouter'), { since: NOW, until: NOW + 60_000 }),
+      breaker('errors', providerSubject(ANTHROPIC, 'claude-opus-4-1'), { since: NOW, until: NOW + 9000, phase: 'open' }),
+    ];
+    const state = stateFrom(snapshotOf({ now: NOW, breakers }));
+    const frame = frameOf(<SeatsPanel rows={seatRows(state.seats, NOW)} width={100} height={6} selectedKey={null} greyed={false} />);
+    const rows = frame.split('\n');
+    expect(rows[1]).toMatch(/^ work-max +✗ quota +probe in 2h14m · refused 3$/);
+    expect(rows[2]).toMatch(/^ └ claude-opus-4-1 +✗ provider errors +probe in 9s · refused 0$/);
+    expect(rows[3]).toMatch(/^ personal-pro +● healthy +anthropic$/);
+    expect(rows[4]).toMatch(/^ └ claude-opus-4-1 +✗ provider errors +probe in 9s · refused 0$/);
+    expect(rows[5]).toMatch(/^ openrouter +✗ key rejected +probe in 1m00s · refused 0$/);
+  });
+});
+
+describe('drained targets', () => {
+  test('a weight-0 target sits last in its chain and says drained', () => {
+    const routes = [
+      {
+        model: 'sonnet',
+        chain: [
+          { seat: 'work-max', model: 'claude-sonnet-4-5', weight: 0 },
+          { seat: 'personal-pro', model: 'claude-sonnet-4-5' },
+        ],
+      },
+    ];
+    const state = stateFrom(snapshotOf({ now: NOW, routes }));
+    const frame = frameOf(<ChainsPanel routes={state.routes} now={NOW} width={100} height={3} selectedKey={null} greyed={false} />);
+    const rows = frame.split('\n');
+    expect(rows[1]).toMatch(/^ sonnet +● healthy +personal-pro\/claude-sonnet-4-5$/);
+    expect(rows[2]).toMatch(/^ +○ drained +work-max\/claude-sonnet-4-5$/);
   });
 });
 

@@ -1,6 +1,7 @@
-import type { BreakerEvent, DecisionEvent } from '@routeplane/shared';
+import type { BreakerEvent, BreakerScope, DecisionEvent } from '@routeplane/shared';
 import type { ChalkInstance } from 'chalk';
-import { attemptPath } from '../../output/decision-line.js';
+import { decisionSegments } from '../../output/decision-line.js';
+import { paint } from '../../output/segment.js';
 import type { SwarmTally } from '../agents/swarm.js';
 import { totalTrips, type EventTally } from './tally.js';
 
@@ -29,22 +30,7 @@ export function storySpan(ms: number, time: StoryTime): string {
 }
 
 export function decisionLine(d: DecisionEvent, time: StoryTime, colour: ChalkInstance): string {
-  const ok = d.status >= 200 && d.status < 300;
-  const probes = d.chain.filter((c) => c.state === 'probe').map((c) => `${c.seat}/${c.model}`);
-  const flags = [
-    d.fail_open ? colour.yellow('fail-open') : '',
-    probes.length > 0 ? colour.cyan(`probe ${probes.join(', ')}`) : '',
-    d.stream ? colour.dim('stream') : '',
-  ].filter(Boolean);
-  return [
-    colour.dim(storyClock(d.ts, time)),
-    (d.route ?? '(no model)').padEnd(9),
-    `→ ${d.served_by ?? '—'}`.padEnd(28),
-    attemptPath(d).padEnd(40),
-    ok ? colour.green(String(d.status)) : colour.red(String(d.status)),
-    `${d.duration_ms}ms`.padStart(7),
-    ...flags,
-  ].join('  ');
+  return paint(decisionSegments(d, { time: (ts) => storyClock(ts, time), routeWidth: 9, markStream: true }), colour);
 }
 
 const ACTION_COLOUR: Record<BreakerEvent['action'], keyof Pick<ChalkInstance, 'red' | 'yellow' | 'cyan' | 'green'>> = {
@@ -55,10 +41,13 @@ const ACTION_COLOUR: Record<BreakerEvent['action'], keyof Pick<ChalkInstance, 'r
   probe_failed: 'red',
   cleared: 'green',
   reset: 'green',
+  refused: 'yellow',
+  skipped: 'yellow',
 };
 
 export function breakerLine(b: BreakerEvent, time: StoryTime, colour: ChalkInstance): string {
-  const target = b.model === null ? b.seat : `${b.seat}/${b.model}`;
+  // a provider breaker has no seat: its key after the kind names it (`provider:URL/model`)
+  const target = b.seat === null ? b.key.slice(b.key.indexOf(':') + 1) : b.model === null ? b.seat : `${b.seat}/${b.model}`;
   const details: string[] = [];
   // A cooldown is news when it starts or doubles; on ready/claimed it would only repeat itself.
   if (b.cooldown_ms !== null && (b.action === 'tripped' || b.action === 'extended' || b.action === 'probe_failed')) {
@@ -67,6 +56,8 @@ export function breakerLine(b: BreakerEvent, time: StoryTime, colour: ChalkInsta
     );
   }
   if (b.failed_probes > 0) details.push(`failed probes ${b.failed_probes}`);
+  if (b.action === 'refused' && b.breaker) details.push(`refused ${b.breaker.refused_count}`);
+  if (b.action === 'skipped' && b.breaker) details.push(`skipped ${b.breaker.skipped_count}`);
   details.push(`(${b.reason})`);
   return [
     colour.dim(storyClock(b.ts, time)),
@@ -85,11 +76,30 @@ export function summaryLine(agents: SwarmTally, events: EventTally): string {
     plural(agents.errorStatuses, 'error answer'),
     plural(events.failovers, 'fail-over'),
     `${events.failOpen} fail-open`,
-    `${plural(totalTrips(events), 'trip')} (${events.trips.seat_credit} credit, ${events.trips.seat_rate_limit} rate-limit, ${events.trips.model} model)`,
+    `${plural(totalTrips(events), 'trip')} (${tripKinds(events)})`,
     plural(events.probesFailed, 'failed probe'),
     `${events.cleared} cleared`,
   ];
   return `summary: ${parts.join(', ')}`;
+}
+
+const TRIP_WORDS: Record<BreakerScope, string> = {
+  seat_credit: 'credit',
+  seat_rate_limit: 'rate-limit',
+  model: 'model',
+  seat_quota: 'seat quota',
+  model_quota: 'model quota',
+  seat_key: 'key rejected',
+  provider_model: 'provider',
+};
+
+/** The three the built-in scenario plays always; the others when they happened. */
+function tripKinds(events: EventTally): string {
+  const always = new Set<BreakerScope>(['seat_credit', 'seat_rate_limit', 'model']);
+  return (Object.keys(TRIP_WORDS) as BreakerScope[])
+    .filter((scope) => always.has(scope) || events.trips[scope] > 0)
+    .map((scope) => `${events.trips[scope]} ${TRIP_WORDS[scope]}`)
+    .join(', ');
 }
 
 function plural(n: number, word: string): string {

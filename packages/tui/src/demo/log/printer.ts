@@ -58,7 +58,8 @@ export function humanPrinter(write: Write, note: Write, colour: ChalkInstance, o
     },
     event(event) {
       if (!opts.events) return;
-      write((event.type === 'decision' ? decisionLine(event, time, colour) : breakerLine(event, time, colour)) + '\n');
+      if (event.type === 'decision') write(decisionLine(event, time, colour) + '\n');
+      else if (event.type === 'breaker') write(breakerLine(event, time, colour) + '\n');
     },
     outcome() {},
     note(text) {

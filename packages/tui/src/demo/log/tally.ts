@@ -17,7 +17,7 @@ export function emptyTally(): EventTally {
     decisions: 0,
     failovers: 0,
     failOpen: 0,
-    trips: { seat_credit: 0, seat_rate_limit: 0, model: 0 },
+    trips: { seat_credit: 0, seat_rate_limit: 0, model: 0, seat_quota: 0, model_quota: 0, seat_key: 0, provider_model: 0 },
     probesClaimed: 0,
     probesFailed: 0,
     cleared: 0,
@@ -31,6 +31,7 @@ export function countEvent(tally: EventTally, event: DaemonEvent): void {
     if (event.fail_open) tally.failOpen++;
     return;
   }
+  if (event.type !== 'breaker') return;
   switch (event.action) {
     case 'tripped':
       tally.trips[event.scope]++;
@@ -47,10 +48,12 @@ export function countEvent(tally: EventTally, event: DaemonEvent): void {
     case 'extended':
     case 'probe_ready':
     case 'reset':
+    case 'refused':
+    case 'skipped':
       return;
   }
 }
 
 export function totalTrips(tally: EventTally): number {
-  return tally.trips.seat_credit + tally.trips.seat_rate_limit + tally.trips.model;
+  return Object.values(tally.trips).reduce((sum, n) => sum + n, 0);
 }

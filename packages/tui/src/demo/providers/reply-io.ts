@@ -23,8 +23,8 @@ export function requestIdHeader(wire: WireFormat, meta: ReplyMeta): Record<strin
   return wire.family === 'anthropic' ? { 'request-id': `req_${meta.id.slice(9)}` } : { 'x-request-id': `req_${meta.id.slice(12)}` };
 }
 
-/** `1.5`, `6`: delta-seconds, rounded up to the hundredth. */
-export function formatSeconds(secs: number): string {
+/** A Retry-After header value: delta-seconds, rounded up to the hundredth (`1.5`, `6`). */
+export function retryAfterValue(secs: number): string {
   return String(Math.ceil(secs * 100) / 100);
 }
 

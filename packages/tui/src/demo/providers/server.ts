@@ -10,7 +10,7 @@ import { anthropicWire } from './anthropic-wire.js';
 import { openaiWire } from './openai-wire.js';
 import { estimateTokens, replyTokens } from './text.js';
 import type { ReplyMeta } from './wire.js';
-import { formatSeconds, pause, readJson, refuse, requestIdHeader } from './reply-io.js';
+import { retryAfterValue, pause, readJson, refuse, requestIdHeader } from './reply-io.js';
 
 /** Real providers batch tokens into frames; so do we, so a fast --speed does not flood the loop. */
 const MIN_FRAME_MS = 40;
@@ -139,7 +139,7 @@ export async function startSimulatedSeat(opts: SimulatedSeatOptions): Promise<Si
       case 'rate_limited': {
         const secs = opts.clock.realSecs(behaviour.retryAfterSecs);
         // Round up: a provider never tells you to come back before its window resets.
-        const headers: Record<string, string> = { 'retry-after': formatSeconds(secs) };
+        const headers: Record<string, string> = { 'retry-after': retryAfterValue(secs) };
         if (wire.family === 'openai') headers['retry-after-ms'] = String(Math.ceil(secs * 1000));
         return refuse(res, wire, 'rate_limit', 429, 'Number of requests has exceeded your rate limit. Please try again later.', headers);
       }

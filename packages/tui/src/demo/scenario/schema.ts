@@ -95,7 +95,6 @@ export const scenarioSchema = z.strictObject({
 
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioSeat = z.infer<typeof scenarioSeatSchema>;
-export type ScenarioRoute = z.infer<typeof scenarioRouteSchema>;
 export type Phase = z.infer<typeof phaseSchema>;
 export type Pacing = Scenario['pacing'];
 export type Range = readonly [number, number];

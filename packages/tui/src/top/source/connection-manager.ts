@@ -1,27 +1,33 @@
-import type { DecisionEvent, StreamedEvent } from '@routeplane/shared';
+import type { HelloResult, StreamedEvent } from '@routeplane/shared';
 import type { MonitorStore } from '../store/monitor-store.js';
 import type { ConnectMonitorClient, MonitorClient } from './monitor-client.js';
-import { DebouncedTask } from './debounced-task.js';
+import { probeArgs, type ProbeOutcome } from './probe-request.js';
 import { resetArgs, type ResetOutcome, type ResetRequest } from './reset-request.js';
 
 /**
- * Keeps the store fed from the daemon: connect → hello → snapshot → subscribe.
+ * Keeps the store fed from the daemon, over protocol v2 (spec/protocol-v2.md):
+ * connect → `hello` → `subscribe` → `snapshot`, all on one connection and in
+ * that order, so that every event newer than the snapshot (`seq` greater than
+ * its `seq`) arrives on the subscription after the snapshot reply. Events that
+ * arrive before the snapshot is in the store are held and handed over right
+ * after it (the store skips those the snapshot already reflects); a snapshot
+ * reply and the event lines behind it may come in one read, and the reply's
+ * promise settles only after those lines were parsed.
+ *
+ * Breaker events carry the whole breaker and every count, so nothing is
+ * re-polled; only a `reload` event (the configured routes changed, which no
+ * event describes) brings a fresh snapshot on the same connection.
+ *
  * When the connection ends (daemon stopped or restarted, or our queue
  * overflowed) the store keeps its last state and shows "disconnected", and we
  * reconnect with a capped backoff (0.5 s doubling to 2 s, so a restarted
  * daemon is live again within about 2 s), taking a fresh snapshot each time.
- *
- * Breaker events are applied by the store at once; they also schedule a fresh
- * `snapshot` (at most one per `resnapshotIntervalMs`) because events cannot
- * carry everything the screen shows (refused counts, the configured position
- * of a cleared target when we have only seen it tripped).
  */
 export interface ConnectionManagerOptions {
   connect: ConnectMonitorClient;
   store: MonitorStore;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
-  resnapshotIntervalMs?: number;
   clock?: () => number;
 }
 
@@ -29,6 +35,20 @@ export type StartResult = { readonly ok: true } | { readonly ok: false; readonly
 
 export interface MonitorActions {
   reset(request: ResetRequest): Promise<ResetOutcome>;
+  probe(seat: string, model?: string): Promise<ProbeOutcome>;
+}
+
+/** The protocol this monitor speaks; a daemon without it cannot tell it what it needs. */
+const PROTOCOL = 2;
+
+/** One connection's feed: events held while a snapshot is on its way, and the snapshot's seq. */
+interface Feed {
+  readonly client: MonitorClient;
+  /** non-null while a snapshot is awaited: events wait here for it */
+  held: StreamedEvent[] | null;
+  snapshotSeq: number;
+  /** a reload came while a snapshot was on its way: take one more after it */
+  again: boolean;
 }
 
 export class ConnectionManager implements MonitorActions {
@@ -37,10 +57,9 @@ export class ConnectionManager implements MonitorActions {
   private readonly initialBackoffMs: number;
   private readonly maxBackoffMs: number;
   private readonly clock: () => number;
-  private client: MonitorClient | null = null;
+  private feed: Feed | null = null;
   private backoffMs: number;
   private retryTimer: NodeJS.Timeout | null = null;
-  private readonly resnapshot: DebouncedTask;
   private stopped = false;
 
   constructor(options: ConnectionManagerOptions) {
@@ -49,7 +68,6 @@ export class ConnectionManager implements MonitorActions {
     this.initialBackoffMs = options.initialBackoffMs ?? 500;
     this.maxBackoffMs = options.maxBackoffMs ?? 2000;
     this.clock = options.clock ?? Date.now;
-    this.resnapshot = new DebouncedTask(() => this.takeSnapshot(), options.resnapshotIntervalMs ?? 1000, this.clock);
     this.backoffMs = this.initialBackoffMs;
   }
 
@@ -67,24 +85,31 @@ export class ConnectionManager implements MonitorActions {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    this.resnapshot.cancel();
-    const client = this.client;
-    this.client = null;
-    client?.close();
+    const feed = this.feed;
+    this.feed = null;
+    feed?.client.close();
   }
 
   async reset(request: ResetRequest): Promise<ResetOutcome> {
-    const client = this.client;
-    if (!client) return { ok: false, code: 'disconnected', message: 'not connected to the daemon' };
+    const client = this.feed?.client;
+    if (!client) return notConnected();
     try {
       const result = await client.request('reset', resetArgs(request));
-      this.resnapshot.request();
       return { ok: true, cleared: result.cleared };
     } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
-      const raw = (error as Error & { code?: unknown }).code;
-      const code = typeof raw === 'string' ? raw : 'error';
-      return { ok: false, code, message: error.message };
+      return failure(err);
+    }
+  }
+
+  /** Makes the open breakers of a seat (or of one target) probe-ready now; the breaker events say what changed. */
+  async probe(seat: string, model?: string): Promise<ProbeOutcome> {
+    const client = this.feed?.client;
+    if (!client) return notConnected();
+    try {
+      const result = await client.request('probe', probeArgs(seat, model));
+      return { ok: true, madeReady: result.made_ready };
+    } catch (err) {
+      return failure(err);
     }
   }
 
@@ -100,13 +125,16 @@ export class ConnectionManager implements MonitorActions {
       client.close();
       return null;
     }
+    const feed: Feed = { client, held: [], snapshotSeq: 0, again: false };
     client.onClose((error) => {
-      if (this.client === client) this.lost(error ? error.message : 'connection closed');
+      if (this.feed === feed) this.lost(error ? error.message : 'connection closed');
     });
     try {
-      this.store.setDaemon(await client.request('hello'));
-      this.store.push({ kind: 'snapshot', snapshot: await client.request('snapshot') });
-      await client.subscribe((event) => this.onEvent(client, event));
+      const hello = await client.request('hello');
+      checkProtocol(hello);
+      this.store.setDaemon(hello);
+      await client.subscribe((event) => this.onEvent(feed, event));
+      await this.takeSnapshot(feed);
     } catch (err) {
       client.close();
       return asError(err);
@@ -115,27 +143,60 @@ export class ConnectionManager implements MonitorActions {
       client.close();
       return null;
     }
-    this.client = client;
+    this.feed = feed;
     this.backoffMs = this.initialBackoffMs;
     this.store.setConnection({ kind: 'live', since: this.clock() });
-    // Events between the snapshot and the subscribe reply were not streamed to us.
-    this.resnapshot.request();
     return null;
   }
 
-  private onEvent(client: MonitorClient, event: StreamedEvent): void {
+  /** Asks for a snapshot, holding events until it is in the store, then hands them over in order. */
+  private async takeSnapshot(feed: Feed): Promise<void> {
+    feed.held ??= [];
+    const snapshot = await feed.client.request('snapshot');
+    this.store.push({ kind: 'snapshot', snapshot });
+    feed.snapshotSeq = snapshot.seq;
+    const held = feed.held;
+    feed.held = null;
+    for (const event of held) this.deliver(feed, event);
+  }
+
+  private onEvent(feed: Feed, event: StreamedEvent): void {
     if (event.type === 'overflow') {
       // The daemon dropped us for reading too slowly; it closes the socket. Start over.
-      client.close();
+      feed.client.close();
       return;
     }
+    if (feed.held) feed.held.push(event);
+    else this.deliver(feed, event);
+  }
+
+  private deliver(feed: Feed, event: StreamedEvent): void {
+    if (event.type === 'overflow') return;
     this.store.push({ kind: 'event', event });
-    if (event.type === 'breaker' || touchesTrippedTarget(event)) this.resnapshot.request();
+    if (event.type === 'reload' && event.ok && event.seq > feed.snapshotSeq) void this.resnapshot(feed);
+  }
+
+  private async resnapshot(feed: Feed): Promise<void> {
+    if (feed.held) {
+      // One snapshot at a time: a second reply could land after events already handed over.
+      feed.again = true;
+      return;
+    }
+    do {
+      feed.again = false;
+      try {
+        await this.takeSnapshot(feed);
+      } catch {
+        // No snapshot (the connection is going, or the daemon did not answer): events would wait
+        // for it forever. Start over; the reconnect takes a fresh snapshot.
+        feed.client.close();
+        return;
+      }
+    } while (feed.again && this.feed === feed);
   }
 
   private lost(reason: string): void {
-    this.client = null;
-    this.resnapshot.cancel();
+    this.feed = null;
     if (!this.stopped) this.scheduleRetry(reason);
   }
 
@@ -153,30 +214,26 @@ export class ConnectionManager implements MonitorActions {
     const error = await this.attempt();
     if (error && !this.stopped) this.scheduleRetry(reason);
   }
+}
 
-  private async takeSnapshot(): Promise<void> {
-    const client = this.client;
-    if (!client) return;
-    try {
-      const snapshot = await client.request('snapshot');
-      if (this.client === client) this.store.push({ kind: 'snapshot', snapshot });
-    } catch {
-      // The connection is going away; the reconnect takes a fresh snapshot.
-    }
+/** Throws, in words, when the daemon does not speak the protocol this monitor reads. */
+export function checkProtocol(hello: HelloResult): void {
+  const spoken: unknown = (hello as { protocol?: unknown }).protocol;
+  if (spoken !== PROTOCOL) {
+    throw new Error(
+      `the daemon (routeplane ${hello.version}) speaks control protocol ${typeof spoken === 'number' ? spoken : 1}; this monitor needs protocol ${PROTOCOL}: update the daemon`,
+    );
   }
 }
 
-/**
- * A request that tried a tripped target (refused, or fail-open) changed a
- * refused count, which no breaker event reports.
- */
-function touchesTrippedTarget(event: StreamedEvent): boolean {
-  if (event.type !== 'decision') return false;
-  const decision: DecisionEvent = event;
-  if (decision.fail_open) return true;
-  return decision.chain.some(
-    (entry) => entry.state === 'tripped' && decision.attempts.some((a) => a.seat === entry.seat && a.model === entry.model),
-  );
+function notConnected(): { ok: false; code: string; message: string } {
+  return { ok: false, code: 'disconnected', message: 'not connected to the daemon' };
+}
+
+function failure(err: unknown): { ok: false; code: string; message: string } {
+  const error = asError(err);
+  const raw = (error as Error & { code?: unknown }).code;
+  return { ok: false, code: typeof raw === 'string' ? raw : 'error', message: error.message };
 }
 
 function asError(err: unknown): Error {

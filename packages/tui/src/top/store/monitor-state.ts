@@ -1,6 +1,4 @@
-import type { DaemonEvent, DecisionEvent, HelloResult, InfluenceInfo, Snapshot } from '@routeplane/shared';
-import type { BreakerModel } from './breaker-model.js';
-import type { RouteOrders } from './configured-order.js';
+import type { DaemonEvent, DecisionEvent, HelloResult, InfluenceInfo, Snapshot, StoreInfo } from '@routeplane/shared';
 import type { RouteView, SeatView } from './derive-view.js';
 import type { Rates } from './rates.js';
 
@@ -24,15 +22,18 @@ export interface DecisionEntry {
 }
 
 export interface MonitorState {
+  /** the shared tick's time: every countdown on screen is `until - now` */
   readonly now: number;
   readonly connection: ConnectionState;
   readonly daemon: DaemonInfo | null;
   readonly influence: InfluenceInfo | null;
   readonly hasSnapshot: boolean;
-  readonly breakers: BreakerModel;
-  readonly orders: RouteOrders;
+  /** the `seq` of the last event folded into routes and seats (the snapshot's until one is) */
+  readonly seq: number;
   readonly routes: readonly RouteView[];
   readonly seats: readonly SeatView[];
+  /** where the daemon keeps breakers (spec/shared-state.md); null before a snapshot */
+  readonly store: StoreInfo | null;
   /** oldest first, at most `decisionCapacity` */
   readonly decisions: readonly DecisionEntry[];
   readonly decisionsReceived: number;

@@ -1,21 +1,24 @@
-import type { BreakerEvent, HelloResult } from '@routeplane/shared';
-import { applyBreakerEvent } from './breaker-model.js';
-import { learnRouteOrders } from './configured-order.js';
-import { deriveRoutes, deriveSeats } from './derive-view.js';
+import type { HelloResult } from '@routeplane/shared';
+import { applyEvent, type DaemonModel, modelOf } from './daemon-model.js';
+import { routeViews, seatViews } from './derive-view.js';
 import type { ConnectionState, DecisionEntry, Incoming, MonitorState } from './monitor-state.js';
 import { RateCounter } from './rates.js';
 import { RingBuffer } from './ring-buffer.js';
 
-export type { ConnectionState, DaemonInfo, DecisionEntry, Incoming, MonitorState } from './monitor-state.js';
-
 /**
- * The monitor's single source of truth, plain TypeScript (no React, no I/O).
+ * The monitor's single source of truth, plain TypeScript (no React, no I/O):
+ * a fold of protocol v2 (spec/protocol-v2.md). A snapshot sets the daemon
+ * model; each breaker or store event with a greater `seq` updates it; the
+ * chains and seats shown are projected from it with the shared rules.
+ * Decisions feed the log and the rates (they are not part of a snapshot).
  *
  * Snapshots and events are queued as they arrive and folded in by one flush
  * timer, at most once per `flushIntervalMs` (50 ms → ≤ 20 screen updates a
  * second however hard the daemon streams): the screen never renders once per
- * event. A 1 Hz tick moves `now` for every countdown on screen at once. React
- * reads it through `subscribe`/`getState` (useSyncExternalStore).
+ * event. A 1 Hz tick moves `now` for every countdown on screen at once; the
+ * daemon says when a countdown's breaker changes (`probe_ready`, `cleared`),
+ * so the tick changes no state. React reads it through `subscribe`/`getState`
+ * (useSyncExternalStore).
  */
 export interface MonitorStoreOptions {
   flushIntervalMs?: number;
@@ -23,9 +26,6 @@ export interface MonitorStoreOptions {
   decisionCapacity?: number;
   clock?: () => number;
 }
-
-/** Breaker events younger than this are replayed over a snapshot that may predate them. */
-const REPLAY_WINDOW_MS = 10_000;
 
 export class MonitorStore {
   private readonly flushIntervalMs: number;
@@ -35,12 +35,10 @@ export class MonitorStore {
   private readonly rateCounter = new RateCounter();
   private readonly listeners = new Set<() => void>();
   private queue: Incoming[] = [];
-  private recentBreakerEvents: BreakerEvent[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private tickTimer: NodeJS.Timeout | null = null;
   private lastFlushAt = -Infinity;
-  /** `now` of the last snapshot applied: breaker events older than it are already in it */
-  private snapshotNow = -Infinity;
+  private model: DaemonModel | null = null;
   private received = 0;
   private state: MonitorState;
 
@@ -57,10 +55,10 @@ export class MonitorStore {
       daemon: null,
       influence: null,
       hasSnapshot: false,
-      breakers: [],
-      orders: [],
+      seq: 0,
       routes: [],
       seats: [],
+      store: null,
       decisions: [],
       decisionsReceived: 0,
       rates: { requestsPerSec: 0, failoversPerMin: 0 },
@@ -76,10 +74,10 @@ export class MonitorStore {
   getState = (): MonitorState => this.state;
 
   // ── writing (the connection manager) ──────────────────────────────
-  /** Starts the shared 1 Hz tick that drives countdowns and rates. */
+  /** Starts the shared 1 Hz tick that moves countdowns and rates. */
   start(): void {
     if (this.tickTimer) return;
-    this.tickTimer = setInterval(() => this.recompute({}), this.tickIntervalMs);
+    this.tickTimer = setInterval(() => this.publish({}), this.tickIntervalMs);
     this.tickTimer.unref();
   }
 
@@ -116,63 +114,57 @@ export class MonitorStore {
     this.lastFlushAt = this.clock();
     const items = this.queue;
     this.queue = [];
-    let { breakers, orders, influence, hasSnapshot, connection, daemon } = this.state;
+    let { influence, connection, daemon } = this.state;
+    const before = this.model;
     let decisionsChanged = false;
     for (const item of items) {
-      if (item.kind === 'connection') {
-        connection = item.connection;
-        if (connection.kind === 'live') this.rateCounter.begin(this.clock());
-        continue;
-      }
-      if (item.kind === 'hello') {
-        const { hello } = item;
-        daemon = { httpUrl: hello.http_url, startedAt: hello.started_at, pid: hello.pid, version: hello.version };
-        influence = hello.influence;
-        continue;
-      }
-      if (item.kind === 'snapshot') {
-        const snapshot = item.snapshot;
-        orders = learnRouteOrders(orders, snapshot);
-        breakers = snapshot.seats;
-        influence = snapshot.influence;
-        hasSnapshot = true;
-        this.snapshotNow = snapshot.now;
-        // Replies can overtake queued event lines (the daemon queues events for a
-        // slow reader, not replies): re-apply events the snapshot may predate…
-        for (const event of this.recentBreakerEvents) {
-          if (event.ts >= snapshot.now) breakers = applyBreakerEvent(breakers, event);
+      switch (item.kind) {
+        case 'connection':
+          connection = item.connection;
+          if (connection.kind === 'live') this.rateCounter.begin(this.clock());
+          break;
+        case 'hello': {
+          const { hello } = item;
+          daemon = { httpUrl: hello.http_url, startedAt: hello.started_at, pid: hello.pid, version: hello.version };
+          influence = hello.influence;
+          break;
         }
-        continue;
-      }
-      const event = item.event;
-      if (event.type === 'decision') {
-        this.received += 1;
-        this.ring.push({ n: this.received, event });
-        decisionsChanged = true;
-        this.rateCounter.record(event.ts, event.attempts.length);
-      } else {
-        // …and skip events the snapshot already contains.
-        if (event.ts >= this.snapshotNow) breakers = applyBreakerEvent(breakers, event);
-        this.recentBreakerEvents.push(event);
+        case 'snapshot':
+          this.model = modelOf(item.snapshot);
+          influence = item.snapshot.influence;
+          break;
+        case 'event': {
+          const { event } = item;
+          if (event.type === 'decision') {
+            this.received += 1;
+            this.ring.push({ n: this.received, event });
+            decisionsChanged = true;
+            this.rateCounter.record(event.ts, event.attempts.length);
+          } else if ((event.type === 'breaker' || event.type === 'store') && this.model) {
+            // before the first snapshot there is nothing to apply it to: the snapshot will hold it
+            this.model = applyEvent(this.model, event);
+          }
+          // a reload changes the configured routes: the connection manager takes a fresh snapshot
+          break;
+        }
       }
     }
-    const cutoff = this.clock() - REPLAY_WINDOW_MS;
-    this.recentBreakerEvents = this.recentBreakerEvents.filter((e) => e.ts >= cutoff).slice(-500);
-    this.recompute({ breakers, orders, influence, hasSnapshot, connection, daemon }, decisionsChanged);
+    const model = this.model;
+    this.publish({
+      influence,
+      connection,
+      daemon,
+      // views are recomputed only when the model changed, so panels that did not change keep their rows
+      ...(model !== before && model
+        ? { hasSnapshot: true, seq: model.seq, routes: routeViews(model), seats: seatViews(model), store: model.store }
+        : {}),
+      ...(decisionsChanged ? { decisions: this.ring.toArray() } : {}),
+    });
   }
 
-  private recompute(changes: Partial<MonitorState>, decisionsChanged = false): void {
+  private publish(changes: Partial<MonitorState>): void {
     const now = this.clock();
-    const next = { ...this.state, ...changes, now };
-    const maxCooldownMs = (next.influence?.max_cooldown_secs ?? 900) * 1000;
-    this.state = {
-      ...next,
-      routes: deriveRoutes(next.orders, next.breakers, now, maxCooldownMs),
-      seats: deriveSeats(next.breakers, now, maxCooldownMs),
-      decisions: decisionsChanged ? this.ring.toArray() : this.state.decisions,
-      decisionsReceived: this.received,
-      rates: this.rateCounter.rates(now),
-    };
+    this.state = { ...this.state, ...changes, now, decisionsReceived: this.received, rates: this.rateCounter.rates(now) };
     for (const listener of this.listeners) listener();
   }
 }

@@ -19,20 +19,10 @@ export class RingBuffer<T> {
     else this.start = (this.start + 1) % this.capacity;
   }
 
-  get size(): number {
-    return this.count;
-  }
-
   /** Oldest first. */
   toArray(): T[] {
     const out: T[] = [];
     for (let i = 0; i < this.count; i += 1) out.push(this.items[(this.start + i) % this.capacity] as T);
     return out;
-  }
-
-  clear(): void {
-    this.items.fill(undefined);
-    this.start = 0;
-    this.count = 0;
   }
 }

@@ -1,9 +1,9 @@
 import type { Key } from 'ink';
 import type { Dispatch } from 'react';
+import type { Tone } from '../../output/segment.js';
 import type { ResetRequest } from '../source/reset-request.js';
 import { findBinding, isEnabled, type KeyContext } from './keymap.js';
 import type { SelectableRow } from './selection.js';
-import type { Tone } from './theme.js';
 import type { UiAction, UiState } from './ui-state.js';
 
 /**

@@ -1,3 +1,5 @@
+import type { Tone } from '../../output/segment.js';
+
 /**
  * The only place colour is chosen. Lines name a *tone* (what a piece of text
  * means); the theme turns a tone into Ink text props. With NO_COLOR the
@@ -5,8 +7,6 @@
  * written; meaning is always carried by a glyph or a word as well, and the
  * remaining attributes (bold, dim, inverse) are not colour (no-color.org).
  */
-export type Tone = 'plain' | 'ok' | 'bad' | 'warn' | 'probe' | 'info' | 'muted' | 'title' | 'key' | 'selected' | 'badge';
-
 export interface ToneProps {
   color?: string;
   bold?: boolean;

@@ -1,5 +1,5 @@
+import type { Tone } from '../../output/segment.js';
 import type { ResetRequest } from '../source/reset-request.js';
-import type { Tone } from './theme.js';
 import { moveSelection, type SelectableRow, type Selection } from './selection.js';
 
 /**

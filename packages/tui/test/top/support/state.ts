@@ -1,8 +1,7 @@
 import type { DecisionEvent, Snapshot } from '@routeplane/shared';
-import { learnRouteOrders } from '../../../src/top/store/configured-order.js';
-import { deriveRoutes, deriveSeats } from '../../../src/top/store/derive-view.js';
-import type { MonitorState } from '../../../src/top/store/monitor-store.js';
-import { hello } from './fixtures.js';
+import { modelOf } from '../../../src/top/store/daemon-model.js';
+import { routeViews, seatViews } from '../../../src/top/store/derive-view.js';
+import type { MonitorState } from '../../../src/top/store/monitor-state.js';
 
 /** A MonitorState as the store would hold it after `snapshot` and `decisions`, for panel tests. */
 export function stateFrom(
@@ -10,19 +9,18 @@ export function stateFrom(
   options: { decisions?: DecisionEvent[]; connection?: MonitorState['connection'] } = {},
 ): MonitorState {
   const now = snapshot.now;
-  const h = hello(now);
-  const orders = learnRouteOrders([], snapshot);
+  const model = modelOf(snapshot);
   const decisions = (options.decisions ?? []).map((event, i) => ({ n: i + 1, event }));
   return {
     now,
     connection: options.connection ?? { kind: 'live', since: now - 1000 },
-    daemon: { httpUrl: h.http_url, startedAt: h.started_at, pid: h.pid, version: h.version },
+    daemon: { httpUrl: 'http://127.0.0.1:4141', startedAt: now - 312_000, pid: 4242, version: '0.2.0' },
     influence: snapshot.influence,
     hasSnapshot: true,
-    breakers: snapshot.seats,
-    orders,
-    routes: deriveRoutes(orders, snapshot.seats, now, snapshot.influence.max_cooldown_secs * 1000),
-    seats: deriveSeats(snapshot.seats, now, snapshot.influence.max_cooldown_secs * 1000),
+    seq: snapshot.seq,
+    routes: routeViews(model),
+    seats: seatViews(model),
+    store: snapshot.store,
     decisions,
     decisionsReceived: decisions.length,
     rates: { requestsPerSec: 2.5, failoversPerMin: 3 },

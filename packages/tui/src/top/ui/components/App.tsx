@@ -1,5 +1,6 @@
 import { Box, useApp } from 'ink';
 import { useEffect, useMemo, useReducer } from 'react';
+import { type Tone, seg } from '../../../output/segment.js';
 import type { MonitorActions } from '../../source/connection-manager.js';
 import { describeReset, type ResetOutcome, type ResetRequest } from '../../source/reset-request.js';
 import type { MonitorStore } from '../../store/monitor-store.js';
@@ -9,10 +10,10 @@ import { useTerminalSize } from '../hooks/use-terminal-size.js';
 import type { KeyContext } from '../keymap.js';
 import { handleKey } from '../monitor-keys.js';
 import { HEADER_ROWS, FOOTER_ROWS, planLayout } from '../layout.js';
-import { clipLine, line, seg } from '../lines/line.js';
+import { clipLine, line } from '../lines/line.js';
 import { seatRows } from '../lines/seat-lines.js';
 import { resolveSelection, selectableRows } from '../selection.js';
-import type { Theme, Tone } from '../theme.js';
+import type { Theme } from '../theme.js';
 import { initialUi, uiReducer } from '../ui-state.js';
 import { ChainsPanel } from './ChainsPanel.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
@@ -55,8 +56,7 @@ function Monitor({ store, actions, messageMs = 5000 }: Omit<AppProps, 'theme'>) 
   const { exit } = useApp();
   const [ui, dispatch] = useReducer(uiReducer, initialUi);
 
-  const tripThreshold = state.influence?.trip_threshold ?? 3;
-  const seatRowList = useMemo(() => seatRows(state.seats, state.now, tripThreshold), [state.seats, state.now, tripThreshold]);
+  const seatRowList = useMemo(() => seatRows(state.seats, state.now), [state.seats, state.now]);
   const rows = useMemo(() => selectableRows(state.routes, seatRowList), [state.routes, seatRowList]);
   const selected = resolveSelection(rows, ui.selection);
   const connected = state.connection.kind === 'live';
@@ -126,7 +126,7 @@ function Monitor({ store, actions, messageMs = 5000 }: Omit<AppProps, 'theme'>) 
           />
           <SeatsPanel rows={seatRowList} width={width} height={plan.seats} selectedKey={selected?.key ?? null} greyed={greyed} />
           {mode.kind === 'confirm' ? (
-            <ConfirmDialog request={mode.request} routes={state.routes} width={width} height={plan.log + 1} />
+            <ConfirmDialog request={mode.request} seats={state.seats} width={width} height={plan.log + 1} />
           ) : (
             <DecisionLogPanel
               decisions={state.decisions}

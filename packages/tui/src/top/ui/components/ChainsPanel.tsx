@@ -1,7 +1,8 @@
+import { seg } from '../../../output/segment.js';
 import type { RouteView } from '../../store/derive-view.js';
 import { windowStart } from '../layout.js';
 import { chainLines } from '../lines/chain-lines.js';
-import { seg, titleLine } from '../lines/line.js';
+import { titleLine } from '../lines/line.js';
 import { Lines } from './Lines.js';
 
 export interface ChainsPanelProps {

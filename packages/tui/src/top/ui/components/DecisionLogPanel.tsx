@@ -1,7 +1,8 @@
-import type { DecisionEntry } from '../../store/monitor-store.js';
+import { type Segment, seg } from '../../../output/segment.js';
+import type { DecisionEntry } from '../../store/monitor-state.js';
 import { decisionLines, matchesFilter } from '../lines/decision-lines.js';
-import { line, seg, titleLine, type Segment } from '../lines/line.js';
-import { truncate } from '../text.js';
+import { line, titleLine } from '../lines/line.js';
+import { truncate } from '../../../output/text.js';
 import { Lines } from './Lines.js';
 
 export interface DecisionLogPanelProps {

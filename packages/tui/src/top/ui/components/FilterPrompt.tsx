@@ -1,6 +1,6 @@
+import { seg } from '../../../output/segment.js';
 import type { KeyContext } from '../keymap.js';
-import { seg } from '../lines/line.js';
-import { truncate } from '../text.js';
+import { truncate } from '../../../output/text.js';
 import { Footer } from './Footer.js';
 
 /** The `/` prompt in the footer row: the log narrows as you type; Enter keeps, Esc clears. */

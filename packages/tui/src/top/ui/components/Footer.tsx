@@ -1,6 +1,6 @@
+import type { Segment } from '../../../output/segment.js';
 import { footerLine } from '../lines/footer-lines.js';
 import type { KeyContext, Mode } from '../keymap.js';
-import type { Segment } from '../lines/line.js';
 import { Lines } from './Lines.js';
 
 /** The keys that apply now, generated from the keymap table. */

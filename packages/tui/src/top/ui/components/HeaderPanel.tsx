@@ -1,4 +1,4 @@
-import type { MonitorState } from '../../store/monitor-store.js';
+import type { MonitorState } from '../../store/monitor-state.js';
 import { headerLines } from '../lines/header-lines.js';
 import { Lines } from './Lines.js';
 

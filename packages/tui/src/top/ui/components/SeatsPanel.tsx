@@ -1,5 +1,6 @@
+import { seg } from '../../../output/segment.js';
 import { windowStart } from '../layout.js';
-import { seg, titleLine } from '../lines/line.js';
+import { titleLine } from '../lines/line.js';
 import { seatLines, type SeatRow } from '../lines/seat-lines.js';
 import { Lines } from './Lines.js';
 

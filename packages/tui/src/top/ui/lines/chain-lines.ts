@@ -1,7 +1,9 @@
-import type { RouteView, TargetView } from '../../store/derive-view.js';
-import { fit, textWidth, truncate } from '../text.js';
-import { cell, clipLine, line, seg, type Line } from './line.js';
-import { PHASE_GLYPH, phaseDetail, phaseTone, reasonWords } from './state-words.js';
+import type { SnapshotTarget } from '@routeplane/shared';
+import { seg } from '../../../output/segment.js';
+import { fit, textWidth, truncate } from '../../../output/text.js';
+import type { RouteView } from '../../store/derive-view.js';
+import { cell, clipLine, line, type Line } from './line.js';
+import { STATE_GLYPH, stateDetail, stateTone, reasonWords } from './state-words.js';
 
 /**
  * The chains panel's rows: each route with its targets in the order a request
@@ -28,8 +30,8 @@ export function chainLines(routes: readonly RouteView[], options: { width: numbe
   const { width, now, selectedKey } = options;
   const rows = routes.flatMap((route) => route.chain.map((target, index) => ({ route, target, index })));
   if (rows.length === 0) return [];
-  const words = rows.map((r) => reasonWords(r.target.phase, r.target.reasons));
-  const details = rows.map((r) => phaseDetail(r.target.phase, r.target.deadline, r.target.deadlineKind, now));
+  const words = rows.map((r) => reasonWords(r.target.state, r.target.reasons));
+  const details = rows.map((r) => stateDetail(r.target.state, r.target.reasons, r.target.until, now));
   const saysFailOpen = routes.some((r) => r.failOpen && r.chain.length > 1);
   const routeW = Math.min(ROUTE_MAX, Math.max(...routes.map((r) => textWidth(r.route)), saysFailOpen ? FAIL_OPEN.length : 0));
   const wordW = Math.max(...words.map(textWidth));
@@ -42,7 +44,7 @@ export function chainLines(routes: readonly RouteView[], options: { width: numbe
     const { route, target, index } = row;
     const key = chainRowKey(route.route, target);
     const selected = key === selectedKey;
-    const tone = phaseTone(target.phase, target.reasons);
+    const tone = stateTone(target.state, target.reasons);
     const routeCell =
       index === 0
         ? seg(fit(route.route, routeW), 'title')
@@ -53,17 +55,17 @@ export function chainLines(routes: readonly RouteView[], options: { width: numbe
       seg(selected ? '›' : ' ', 'key'),
       routeCell,
       seg(' '),
-      seg(`${PHASE_GLYPH[target.phase]} `, tone),
+      seg(`${STATE_GLYPH[target.state]} `, tone),
       seg(fit(words[i]!, wordW), tone),
       seg(' '),
     ];
-    const nameTone = selected ? 'selected' : 'plain';
+    const nameTone = selected ? 'selected' : target.state === 'drained' ? 'muted' : 'plain';
     if (details[i]) segments.push(...cell(targetNames[i]!, targetW, nameTone), seg('  '), seg(details[i]!, tone));
     else segments.push(seg(truncate(targetNames[i]!, targetW), nameTone));
     return clipLine(line(segments, key), width);
   });
 }
 
-function targetName(target: TargetView): string {
+function targetName(target: SnapshotTarget): string {
   return `${target.seat}/${target.model}`;
 }

@@ -1,6 +1,9 @@
+import { tripReason } from '@routeplane/shared';
+import { seg } from '../../../output/segment.js';
 import type { ResetRequest } from '../../source/reset-request.js';
-import type { RouteView } from '../../store/derive-view.js';
-import { clipLine, line, seg, titleLine, type Line } from './line.js';
+import type { SeatView } from '../../store/derive-view.js';
+import { clipLine, line, titleLine, type Line } from './line.js';
+import { REASON_WORD } from './state-words.js';
 
 /**
  * The reset confirmation. It names exactly what will be reset and defaults
@@ -11,23 +14,23 @@ export function confirmQuestion(request: ResetRequest): string {
     case 'all':
       return 'Reset EVERY breaker on every seat?';
     case 'seat':
-      return `Reset seat ${request.seat} (its credit, rate-limit and model breakers)?`;
+      return `Reset seat ${request.seat} (every breaker on the seat and on its models)?`;
     case 'target':
-      return `Reset target ${request.seat}/${request.model} (its model breaker)?`;
+      return `Reset target ${request.seat}/${request.model} (the breakers on this model)?`;
   }
 }
 
 /** A target held back by its seat is not freed by a target reset: say so before, not after. */
-export function seatWideNote(request: ResetRequest, routes: readonly RouteView[]): string | null {
+export function seatWideNote(request: ResetRequest, seats: readonly SeatView[]): string | null {
   if (request.scope !== 'target') return null;
-  const target = routes.flatMap((r) => r.chain).find((t) => t.seat === request.seat && t.model === request.model);
-  const seatWide = target?.reasons.filter((r) => r === 'credit' || r === 'rate_limit') ?? [];
+  const seatWide = seats.find((s) => s.id === request.seat)?.breakers.filter((b) => b.scope === 'seat') ?? [];
   if (seatWide.length === 0) return null;
-  return `note: ${seatWide.map((r) => (r === 'credit' ? 'credit' : 'rate-limit')).join(' and ')} is seat-wide; select seat ${request.seat} to clear it`;
+  const words = [...new Set(seatWide.map((b) => REASON_WORD[tripReason(b.kind, b.scope)]))];
+  return `note: ${words.join(' and ')} is seat-wide; select seat ${request.seat} to clear it`;
 }
 
-export function confirmLines(request: ResetRequest, routes: readonly RouteView[], width: number): Line[] {
-  const note = seatWideNote(request, routes);
+export function confirmLines(request: ResetRequest, seats: readonly SeatView[], width: number): Line[] {
+  const note = seatWideNote(request, seats);
   return [
     titleLine('CONFIRM', [], width),
     clipLine(line([seg(' '), seg(confirmQuestion(request), 'title')]), width),

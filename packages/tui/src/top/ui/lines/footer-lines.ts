@@ -1,6 +1,7 @@
+import { type Segment, seg } from '../../../output/segment.js';
 import { footerText, isEnabled, KEYMAP, type KeyBinding, type KeyContext, type Mode } from '../keymap.js';
-import { textWidth } from '../text.js';
-import { clipLine, line, seg, type Line, type Segment } from './line.js';
+import { textWidth } from '../../../output/text.js';
+import { clipLine, line, type Line } from './line.js';
 
 /**
  * The footer: the keys of the current mode, from the keymap table. A key that

@@ -1,6 +1,8 @@
-import type { MonitorState } from '../../store/monitor-store.js';
-import { formatRate, formatSeconds } from '../format.js';
-import { seg, spread, type Line, type Segment } from './line.js';
+import { formatDuration } from '@routeplane/shared';
+import { type Segment, seg } from '../../../output/segment.js';
+import type { MonitorState } from '../../store/monitor-state.js';
+import { formatRate } from '../format.js';
+import { spread, type Line } from './line.js';
 
 /**
  * The header, two lines:
@@ -22,7 +24,7 @@ export function connectionSegments(connection: MonitorState['connection'], now: 
         seg(
           connection.retryAt === null
             ? '✗ disconnected — reconnecting…'
-            : `✗ disconnected — retrying in ${formatSeconds(Math.max(1, Math.ceil((connection.retryAt - now) / 1000)))}`,
+            : `✗ disconnected — retrying in ${formatDuration(Math.max(1000, connection.retryAt - now))}`,
           'bad',
         ),
       ];
@@ -35,7 +37,7 @@ export function headerLines(state: MonitorState, width: number): Line[] {
   if (daemon) {
     first.push(seg(daemon.httpUrl, 'info'));
     // The uptime of a daemon we cannot see would be a guess.
-    if (state.connection.kind === 'live') first.push(seg(' · up ', 'muted'), seg(formatSeconds((now - daemon.startedAt) / 1000)));
+    if (state.connection.kind === 'live') first.push(seg(' · up ', 'muted'), seg(formatDuration(now - daemon.startedAt, 'down')));
   } else {
     first.push(seg('waiting for the daemon…', 'muted'));
   }

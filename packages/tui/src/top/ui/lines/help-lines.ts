@@ -1,7 +1,8 @@
+import { seg } from '../../../output/segment.js';
 import { KEYMAP, MODE_TITLES, type KeyBinding, type Mode } from '../keymap.js';
-import { fit, textWidth } from '../text.js';
-import { PHASE_GLYPH } from './state-words.js';
-import { clipLine, line, seg, titleLine, type Line } from './line.js';
+import { fit, textWidth } from '../../../output/text.js';
+import { STATE_GLYPH } from './state-words.js';
+import { clipLine, line, titleLine, type Line } from './line.js';
 
 /** The `?` overlay: every binding of the keymap, by mode, and what the glyphs mean. */
 const MODE_ORDER: readonly Mode[] = ['main', 'filter', 'confirm', 'help'];
@@ -35,13 +36,13 @@ export function helpLines(width: number, keymap: readonly KeyBinding[] = KEYMAP)
         seg(' '),
         seg(fit('Glyphs', modeW), 'title'),
         seg('  '),
-        seg(`${PHASE_GLYPH.healthy} healthy`, 'ok'),
+        seg(`${STATE_GLYPH.healthy} healthy`, 'ok'),
         seg('  '),
-        seg(`${PHASE_GLYPH.tripped} tripped`, 'bad'),
+        seg(`${STATE_GLYPH.tripped} tripped`, 'bad'),
         seg('  '),
-        seg(`${PHASE_GLYPH.probe_ready} probe ready`, 'probe'),
+        seg(`${STATE_GLYPH.probe_ready} probe ready`, 'probe'),
         seg('  '),
-        seg(`${PHASE_GLYPH.probing} probe in flight`, 'probe'),
+        seg(`${STATE_GLYPH.probing} probe in flight`, 'probe'),
       ]),
       width,
     ),

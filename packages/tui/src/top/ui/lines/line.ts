@@ -1,35 +1,24 @@
-import type { Tone } from '../theme.js';
-import { ELLIPSIS, fit, textWidth, truncate } from '../text.js';
+import { clipSegments, seg, segmentsText, type Segment, type Tone } from '../../../output/segment.js';
+import { fit, textWidth } from '../../../output/text.js';
 
 /**
- * A screen line as data: coloured pieces of text, already laid out to the
- * width it will be shown at. Panels build lines with pure functions (tested
- * without a terminal); one component paints them; the non-TTY printout joins
- * their text.
+ * A screen line as data: toned pieces of text (../../../output/segment.ts),
+ * already laid out to the width it will be shown at. Panels build lines with
+ * pure functions (tested without a terminal); one component paints them; the
+ * non-TTY printout joins their text.
  */
-export interface Segment {
-  readonly text: string;
-  readonly tone: Tone;
-}
-
 export interface Line {
   readonly segments: readonly Segment[];
   /** the selectable row this line shows, if any */
   readonly key?: string;
 }
 
-export function seg(text: string, tone: Tone = 'plain'): Segment {
-  return { text, tone };
-}
-
 export function line(segments: readonly Segment[], key?: string): Line {
   return key === undefined ? { segments } : { segments, key };
 }
 
-export const BLANK: Line = { segments: [] };
-
 export function lineText(l: Line): string {
-  return l.segments.map((s) => s.text).join('');
+  return segmentsText(l.segments);
 }
 
 export function lineWidth(l: Line): number {
@@ -38,22 +27,8 @@ export function lineWidth(l: Line): number {
 
 /** `l` cut to `width` columns; a cut ends in `…` (in the tone of the segment it cut). */
 export function clipLine(l: Line, width: number): Line {
-  if (lineWidth(l) <= width) return l;
-  const out: Segment[] = [];
-  let used = 0;
-  for (const s of l.segments) {
-    const w = textWidth(s.text);
-    if (used + w <= width - 1) {
-      out.push(s);
-      used += w;
-      continue;
-    }
-    const room = width - used;
-    const cut = truncate(s.text, room);
-    out.push(seg(cut.endsWith(ELLIPSIS) ? cut : cut + ELLIPSIS, s.tone));
-    break;
-  }
-  return { ...l, segments: out };
+  const segments = clipSegments(l.segments, width);
+  return segments === l.segments ? l : { ...l, segments };
 }
 
 /** Left part and right part on one line, the right part flush with `width`. */

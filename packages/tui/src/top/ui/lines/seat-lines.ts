@@ -1,18 +1,20 @@
-import type { SeatBreakerView, SeatView } from '../../store/derive-view.js';
+import { type Breaker, tripReason } from '@routeplane/shared';
+import { seg, type Tone } from '../../../output/segment.js';
+import { textWidth } from '../../../output/text.js';
 import type { ResetRequest } from '../../source/reset-request.js';
-import { textWidth } from '../text.js';
-import type { Tone } from '../theme.js';
-import { cell, clipLine, line, seg, type Line } from './line.js';
-import { PHASE_GLYPH, phaseDetail, REASON_WORD } from './state-words.js';
+import type { SeatView } from '../../store/derive-view.js';
+import { cell, clipLine, line, type Line } from './line.js';
+import { breakerDetail, PHASE_STATE, REASON_WORD, STATE_GLYPH } from './state-words.js';
 
 /**
- * The seats panel's rows: each seat, then one row per breaker it holds, with
- * what it refused:
+ * The seats panel's rows: each seat, then one row per breaker the daemon
+ * holds on it (whatever its kind), with what it refused:
  *
- *    personal          ● healthy  anthropic
- *    work-max          ✗ credit   probe in 42s · refused 3 · 1 failed probe
- *    └ claude-opus-4-1 ◌ errors   probe ready · refused 0
- *    └ claude-haiku-4  · streak   2 of 3 errors in a row
+ *    personal          ● healthy          anthropic
+ *    work-max          ✗ credit           probe in 42s · refused 3 · 1 failed probe
+ *                      ✗ rate-limit       ends in 8s · refused 1
+ *    └ claude-opus-4-1 ◌ errors           probe ready · refused 0
+ *    └ claude-haiku-4  ✗ provider errors  probe in 9s · refused 2
  *
  * A seat row resets the seat (and its models); a model row resets that target.
  */
@@ -28,17 +30,17 @@ export interface SeatRow {
   readonly tone: Tone;
 }
 
-export function seatRows(seats: readonly SeatView[], now: number, tripThreshold: number): SeatRow[] {
+export function seatRows(seats: readonly SeatView[], now: number): SeatRow[] {
   const rows: SeatRow[] = [];
   for (const seat of seats) {
     const seatReset: ResetRequest = { scope: 'seat', seat: seat.id };
-    const seatWide = seat.breakers.filter((b) => b.kind === 'credit' || b.kind === 'rate_limit');
+    const seatWide = seat.breakers.filter((b) => b.scope === 'seat');
     if (seatWide.length === 0) {
       rows.push({
         key: `seat:${seat.id}`,
         reset: seatReset,
         seat: seat.id,
-        glyph: PHASE_GLYPH.healthy,
+        glyph: STATE_GLYPH.healthy,
         name: seat.id,
         word: 'healthy',
         detail: [seat.provider],
@@ -47,55 +49,42 @@ export function seatRows(seats: readonly SeatView[], now: number, tripThreshold:
     }
     seatWide.forEach((breaker, i) => {
       rows.push({
-        key: i === 0 ? `seat:${seat.id}` : `seat:${seat.id}:${breaker.kind}`,
+        // the first row keeps the seat's key, so a trip does not move the selection off the seat
+        key: i === 0 ? `seat:${seat.id}` : `seat:${seat.id}:${breaker.key}`,
         reset: seatReset,
         seat: seat.id,
         name: i === 0 ? seat.id : '',
-        ...describe(breaker, now, tripThreshold),
+        ...describe(breaker, now),
       });
     });
+    const modelsSeen = new Set<string>();
     for (const breaker of seat.breakers) {
-      if (breaker.kind !== 'model_errors' && breaker.kind !== 'streak') continue;
+      if (breaker.scope === 'seat' || breaker.model === null) continue;
+      const first = !modelsSeen.has(breaker.model);
+      modelsSeen.add(breaker.model);
       rows.push({
-        key: `model:${seat.id}/${breaker.model}`,
+        key: first ? `model:${seat.id}/${breaker.model}` : `model:${seat.id}/${breaker.model}:${breaker.key}`,
         reset: { scope: 'target', seat: seat.id, model: breaker.model },
         seat: seat.id,
         name: `└ ${breaker.model}`,
-        ...describe(breaker, now, tripThreshold),
+        ...describe(breaker, now),
       });
     }
   }
   return rows;
 }
 
-function describe(breaker: SeatBreakerView, now: number, tripThreshold: number): Pick<SeatRow, 'glyph' | 'word' | 'detail' | 'tone'> {
-  switch (breaker.kind) {
-    case 'credit':
-    case 'model_errors': {
-      const parts = [phaseDetail(breaker.phase, breaker.deadline, 'probe', now), `refused ${breaker.refused}`];
-      if (breaker.failedProbes > 0) parts.push(`${breaker.failedProbes} failed probe${breaker.failedProbes === 1 ? '' : 's'}`);
-      return {
-        glyph: PHASE_GLYPH[breaker.phase],
-        word: REASON_WORD[breaker.kind],
-        detail: parts,
-        tone: breaker.phase === 'tripped' ? 'bad' : 'probe',
-      };
-    }
-    case 'rate_limit':
-      return {
-        glyph: PHASE_GLYPH.tripped,
-        word: REASON_WORD.rate_limit,
-        detail: [phaseDetail('tripped', breaker.deadline, 'rate_limit', now), `refused ${breaker.refused}`],
-        tone: 'warn',
-      };
-    case 'streak':
-      return {
-        glyph: '·',
-        word: 'streak',
-        detail: [`${breaker.streak} of ${tripThreshold} errors in a row`],
-        tone: 'warn',
-      };
-  }
+function describe(breaker: Breaker, now: number): Pick<SeatRow, 'glyph' | 'word' | 'detail' | 'tone'> {
+  const state = PHASE_STATE[breaker.phase];
+  const parts = [breakerDetail(breaker.kind, breaker.phase, breaker.until, now), `refused ${breaker.refused_count}`];
+  if (breaker.failed_probes > 0) parts.push(`${breaker.failed_probes} failed probe${breaker.failed_probes === 1 ? '' : 's'}`);
+  return {
+    glyph: STATE_GLYPH[state],
+    word: REASON_WORD[tripReason(breaker.kind, breaker.scope)],
+    detail: parts,
+    // a rate limit heals by itself; the others need a probe
+    tone: breaker.kind === 'rate_limit' ? 'warn' : state === 'tripped' ? 'bad' : 'probe',
+  };
 }
 
 const NAME_MAX_SHARE = 0.4;

@@ -1,56 +1,83 @@
-import type { TripReason } from '@routeplane/shared';
-import type { DeadlineKind, TargetPhase } from '../../store/derive-view.js';
-import { formatCountdown } from '../format.js';
-import type { Tone } from '../theme.js';
+import { type BreakerKind, type BreakerPhase, formatDuration, isProbed, type TargetState, type TripReason } from '@routeplane/shared';
+import type { Tone } from '../../../output/segment.js';
 
 /**
- * How a breaker state reads: a glyph for the phase, a word for the reason,
- * a tone for colour. Colour is never the only carrier (NO_COLOR, colour
- * blindness): the glyph and the words say the same thing.
+ * How a state reads: a glyph for it, a word for each reason, a tone for
+ * colour. Colour is never the only carrier (NO_COLOR, colour blindness): the
+ * glyph and the words say the same thing. Presentation only: what a state
+ * is comes from the daemon's breakers through the shared rules.
  */
-export const PHASE_GLYPH: Record<TargetPhase, string> = {
+export const STATE_GLYPH: Record<TargetState, string> = {
   healthy: '●',
   tripped: '✗',
   probe_ready: '◌',
   probing: '◐',
+  drained: '○',
+};
+
+/** A breaker's phase as the target state it makes. */
+export const PHASE_STATE: Record<BreakerPhase, TargetState> = {
+  open: 'tripped',
+  probe_ready: 'probe_ready',
+  probing: 'probing',
 };
 
 export const REASON_WORD: Record<TripReason, string> = {
   credit: 'credit',
   rate_limit: 'rate-limit',
   model_errors: 'errors',
+  quota: 'quota',
+  key_rejected: 'key rejected',
+  provider_errors: 'provider errors',
 };
 
-export function phaseTone(phase: TargetPhase, reasons: readonly TripReason[]): Tone {
-  switch (phase) {
+/** A held-back state whose every reason is a rate limit heals by itself: it reads as a warning, not a failure. */
+function onlyRateLimited(reasons: readonly TripReason[]): boolean {
+  return reasons.length > 0 && reasons.every((r) => r === 'rate_limit');
+}
+
+export function stateTone(state: TargetState, reasons: readonly TripReason[]): Tone {
+  switch (state) {
     case 'healthy':
       return 'ok';
     case 'tripped':
-      // A rate limit heals by itself; credit and error trips need a probe.
-      return reasons.every((r) => r === 'rate_limit') ? 'warn' : 'bad';
+      return onlyRateLimited(reasons) ? 'warn' : 'bad';
     case 'probe_ready':
     case 'probing':
       return 'probe';
+    case 'drained':
+      return 'muted';
   }
 }
 
-/** `healthy`, or the reasons it is held back: `credit`, `credit+rate-limit`. */
-export function reasonWords(phase: TargetPhase, reasons: readonly TripReason[]): string {
-  if (phase === 'healthy' || reasons.length === 0) return 'healthy';
+/** `healthy`, `drained`, or the reasons it is held back: `credit`, `credit+rate-limit`. */
+export function reasonWords(state: TargetState, reasons: readonly TripReason[]): string {
+  if (state === 'healthy' || state === 'drained' || reasons.length === 0) return state === 'drained' ? 'drained' : 'healthy';
   return reasons.map((r) => REASON_WORD[r]).join('+');
 }
 
-/** What happens next, in words: `probe in 42s`, `ends in 3m05s`, `probe ready`, `probing`. */
-export function phaseDetail(phase: TargetPhase, deadline: number | null, kind: DeadlineKind | null, now: number): string {
-  switch (phase) {
+/** A countdown in words: `probe in 42s` for what is probed once it runs out, `ends in 3m05s` for a rate limit. */
+export function countdown(until: number, now: number, probed: boolean): string {
+  return `${probed ? 'probe in' : 'ends in'} ${formatDuration(until - now)}`;
+}
+
+/** What happens next for a chain entry: `probe in 42s`, `ends in 3m05s`, `probe ready`, `probing`, or nothing. */
+export function stateDetail(state: TargetState, reasons: readonly TripReason[], until: number | null, now: number): string {
+  switch (state) {
     case 'healthy':
+    case 'drained':
       return '';
     case 'tripped':
-      if (deadline === null) return 'tripped';
-      return `${kind === 'rate_limit' ? 'ends in' : 'probe in'} ${formatCountdown(deadline, now)}`;
+      return until === null ? 'tripped' : countdown(until, now, !onlyRateLimited(reasons));
     case 'probe_ready':
       return 'probe ready';
     case 'probing':
       return 'probing';
   }
+}
+
+/** The same for one breaker: its phase, and its kind for the countdown's word. */
+export function breakerDetail(kind: BreakerKind, phase: BreakerPhase, until: number | null, now: number): string {
+  if (phase !== 'open') return stateDetail(PHASE_STATE[phase], [], until, now);
+  return until === null ? 'tripped' : countdown(until, now, isProbed(kind));
 }

@@ -1,4 +1,5 @@
-import { clipLine, line, seg, type Line } from './line.js';
+import { seg } from '../../../output/segment.js';
+import { clipLine, line, type Line } from './line.js';
 
 /** Below the minimum size we say so, like btop, rather than draw a broken layout. */
 export const MIN_COLUMNS = 80;

@@ -1,0 +1,51 @@
+import {
+  applyBreakerEvent,
+  type Breaker,
+  type BreakerEvent,
+  type InfluenceInfo,
+  type RouteRef,
+  routeRefOf,
+  type Snapshot,
+  type SnapshotSeat,
+  type StoreEvent,
+  type StoreInfo,
+} from '@routeplane/shared';
+
+/**
+ * What the daemon holds, as protocol v2 says it (spec/protocol-v2.md): the
+ * configured routes, the seats, every active breaker by key, and the `seq`
+ * of the last event all that reflects. A snapshot replaces it whole; an event
+ * with a greater `seq` replaces or removes one breaker (it carries the whole
+ * Breaker) or the store's state. The monitor keeps no rule of its own about
+ * what a breaker means: ./derive-view.ts projects chains with the shared rules.
+ * Pure; a change returns a new model, so views recompute only when it changed.
+ */
+export interface DaemonModel {
+  readonly seq: number;
+  readonly influence: InfluenceInfo;
+  /** each route's configured chain (entries with `index` and `weight`) */
+  readonly routes: readonly RouteRef[];
+  readonly seats: readonly SnapshotSeat[];
+  readonly breakers: ReadonlyMap<string, Breaker>;
+  readonly store: StoreInfo;
+}
+
+export function modelOf(snapshot: Snapshot): DaemonModel {
+  return {
+    seq: snapshot.seq,
+    influence: snapshot.influence,
+    routes: snapshot.routes.map(routeRefOf),
+    seats: snapshot.seats,
+    breakers: new Map(snapshot.breakers.map((b) => [b.key, b])),
+    store: snapshot.store,
+  };
+}
+
+/** An event at or below the model's `seq` is already in it: the model comes back unchanged. */
+export function applyEvent(model: DaemonModel, event: BreakerEvent | StoreEvent): DaemonModel {
+  if (event.seq <= model.seq) return model;
+  if (event.type === 'store') return { ...model, seq: event.seq, store: event.store };
+  const breakers = new Map(model.breakers);
+  applyBreakerEvent(breakers, event);
+  return { ...model, seq: event.seq, breakers };
+}
