@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Config, Env } from '@routeplane/shared';
 import { ReloadableInfluence } from './breaker/reloadable.js';
 import { agentTokenCheck, resolveSeats } from './credentials.js';
+import { createMetrics, type DaemonMetrics } from './metrics/registry.js';
 import { reloadConfig } from './reload.js';
 import { MemoryStore } from './breaker/store.js';
 import type { Clock } from './breaker/types.js';
@@ -61,6 +62,8 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
     usage: new Map(),
     recent: new RecentDecisions(bus),
     reload: () => reloadConfig(context, influence, env, opts.log ?? (() => {})),
+    metrics: undefined as unknown as DaemonMetrics,
   };
+  context.metrics = createMetrics(context);
   return context;
 }

@@ -4,6 +4,7 @@ import type { ReloadableInfluence } from './breaker/reloadable.js';
 import type { Clock } from './breaker/types.js';
 import type { CommandOutcome } from './control/api.js';
 import type { EventBus } from './events/bus.js';
+import type { DaemonMetrics } from './metrics/registry.js';
 import type { Routing } from './proxy/routing.js';
 import type { RecentDecisions } from './events/recent-decisions.js';
 
@@ -41,6 +42,8 @@ export interface DaemonContext {
   /** each seat's last usage windows (spec/signals.md "Usage windows") */
   readonly usage: Map<string, SeatUsage>;
   readonly recent: RecentDecisions;
+  /** what `/metrics` exposes (set right after the context is built: it reads the context) */
+  metrics: DaemonMetrics;
   /** re-reads the config file (spec/lanes.md "Live reload") */
   reload(): CommandOutcome;
 }

@@ -103,6 +103,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
         await started.close();
         await closeHttp(app, graceMs, inFlight);
         context.recent.stop();
+        context.metrics.stop();
         await store.close();
         await decisionLog?.close();
       })();

@@ -17,6 +17,11 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: DaemonContext, req
     reply.type('application/json').send(JSON.stringify(status(ctx)));
   });
 
+  app.get('/metrics', guarded, async (_request, reply) => {
+    const { registry } = ctx.metrics;
+    reply.type(registry.contentType).send(await registry.metrics());
+  });
+
   // The list changes only with a reload: serialised once per routing.
   const lists = new WeakMap<Routing, string>();
   app.get('/v1/models', guarded, (_request, reply) => {

@@ -65,7 +65,7 @@ export class ProxyHandler {
       client: this.client,
       secrets: ctx.secrets,
       limits: { maxCooldownMs: ctx.config.influence.max_cooldown_secs * 1000 },
-      observe: (seat, headers, now) => this.observe(seat, headers, now),
+      observe: (seat, headers, now, headMs) => this.observe(seat, headers, now, headMs),
       latency: this.latency,
     });
   }
@@ -206,6 +206,7 @@ export class ProxyHandler {
     facts.servedBy = result.servedBy;
     facts.status = result.status;
     facts.failOpen = result.failOpen;
+    facts.usage = result.usage;
   }
 
   /** The request's base order (spec/policy.md "Balance"); the breaker reorders it. */
@@ -231,7 +232,8 @@ export class ProxyHandler {
   }
 
   /** Every answer's usage headers update the seat's windows (display, and background reserves). */
-  private observe(seat: string, headers: Record<string, string | string[] | undefined>, now: number): void {
+  private observe(seat: string, headers: Record<string, string | string[] | undefined>, now: number, headMs: number): void {
+    this.ctx.metrics.firstByte(seat, headMs);
     const windows = usageWindows(headers, now);
     if (windows.length === 0) return;
     const merged = mergeUsage(this.ctx.usage.get(seat) ?? null, windows, now);

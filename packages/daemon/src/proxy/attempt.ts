@@ -1,4 +1,4 @@
-import type { Attempt, AttemptOutcome } from '@routeplane/shared';
+import type { Attempt, AttemptOutcome, Usage } from '@routeplane/shared';
 import type { Influence, Plan, PlannedTarget } from '../breaker/types.js';
 import { classifyAnswer, type ClassifyLimits } from '../signals/classify.js';
 import { classifyEmbedded } from '../signals/embedded-error.js';
@@ -15,11 +15,12 @@ import type { PreparedTarget } from './route-table.js';
 import type { Exchange } from './exchange.js';
 import type { UpstreamClient, UpstreamResult } from './upstream-client.js';
 import { upstreamPath } from './upstream-url.js';
+import { UsageTap } from '../usage/usage-tap.js';
 
 /** What one attempt came to. */
 export type AttemptResult =
   /** the agent got an answer from this target: served, passed back (the request's fault), or broken mid-body */
-  | { kind: 'answered'; status: number }
+  | { kind: 'answered'; status: number; usage: Usage | null }
   | { kind: 'agent_left' }
   /** the request may move on (or retry): what it was evidence of, and the answer to relay if all fail */
   | { kind: 'failed'; evidence: Evidence; status: number | null; kept: KeptError | null; retryAfterMs: number | null; at: number };
@@ -32,7 +33,7 @@ export interface AttemptDeps {
   readonly secretNeedles: readonly Buffer[];
   readonly limits: ClassifyLimits;
   /** every answer's headers, for the seat's usage windows (spec/signals.md) */
-  readonly observe: (seat: string, headers: Record<string, string | string[] | undefined>, now: number) => void;
+  readonly observe: (seat: string, headers: Record<string, string | string[] | undefined>, now: number, headMs: number) => void;
   /** time to the response head of an answer that was served (`balance: latency`) */
   readonly firstByte: (label: string, ms: number) => void;
 }
@@ -89,26 +90,28 @@ export async function attemptTarget(
   const { status } = sent;
   const headMs = performance.now() - started;
   const now = deps.now();
-  deps.observe(target.seat, sent.headers, now);
+  deps.observe(target.seat, sent.headers, now, headMs);
   const headers = relayedResponseHeaders(sent.headers, deps.secrets);
 
   if (status >= 200 && status < 300) {
     Object.assign(headers, routeplaneHeaders(x.requestId, attempts.length + 1, target.label, x.decisionHeader));
     const check = (chunk: Buffer) =>
       classifyEmbedded({ family: x.family, headers: sent.headers, chunk, now, secrets: deps.secrets }, deps.limits);
-    const relayed = await relaySuccess(x.res, status, headers, sent.body, x.agent, x.family, target.label, check);
+    const encoding = sent.headers['content-encoding'];
+    const tap = new UsageTap(encoding === undefined || encoding === 'identity');
+    const relayed = await relaySuccess(x.res, status, headers, sent.body, x.agent, x.family, target.label, check, tap);
     switch (relayed.kind) {
       case 'done':
         deps.firstByte(target.label, headMs);
         note('ok', status, OK);
-        return { kind: 'answered', status };
+        return { kind: 'answered', status, usage: tap.usage() };
       case 'aborted':
         return agentLeft(note, status);
       case 'failed_early':
         return transport(relayed.failure, status);
       case 'broken':
         note('stream_error', status, transportEvidence('stream_error'));
-        return { kind: 'answered', status };
+        return { kind: 'answered', status, usage: tap.usage() };
       case 'embedded_error': {
         const { classified, body } = relayed;
         note(classified.outcome, status, classified.evidence);
@@ -126,7 +129,7 @@ export async function attemptTarget(
   const kept = keepErrorResponse(x.family, status, headers, read, target.label, deps.secretNeedles);
   if (classified.verdict === 'pass_back') {
     sendKeptError(x.res, x.requestId, attempts.length, kept, x.decisionHeader);
-    return { kind: 'answered', status };
+    return { kind: 'answered', status, usage: null };
   }
   const retryAfterMs = parseRetryAfter(sent.headers['retry-after-ms'], sent.headers['retry-after'], now);
   return { kind: 'failed', evidence: classified.evidence, status, kept, retryAfterMs, at: now };

@@ -1,4 +1,4 @@
-import type { Attempt, Counters, DecisionChainEntry, RetryConfig } from '@routeplane/shared';
+import type { Attempt, Counters, DecisionChainEntry, RetryConfig, Usage } from '@routeplane/shared';
 import type { Clock, Influence, Plan, PlanEntry, PlannedTarget, PlanOptions } from '../breaker/types.js';
 import type { LatencyTracker } from '../policy/latency.js';
 import { decisionHeader } from '../policy/decision-header.js';
@@ -19,6 +19,8 @@ export interface ForwardResult {
   servedBy: string | null;
   status: number;
   failOpen: boolean;
+  /** the token usage the serving upstream reported, when it did */
+  usage: Usage | null;
 }
 
 export interface ForwarderDeps {
@@ -82,6 +84,7 @@ export class Forwarder {
       servedBy: null,
       status: AGENT_CLOSED,
       failOpen: plan.failOpen,
+      usage: null,
     };
     x.decisionHeader = decisionHeader(result.chain, plan.failOpen);
     const failures: Failure[] = [];
@@ -97,6 +100,7 @@ export class Forwarder {
           if (step.kind === 'answered') {
             result.status = step.status;
             result.servedBy = target.label;
+            result.usage = step.usage;
             return result;
           }
           if (step.kept !== null) failures.push({ evidence: step.evidence, at: step.at, kept: step.kept });

@@ -6,6 +6,7 @@ import type { HeaderMap } from './headers.js';
 import { classifyTransportError } from './upstream-client.js';
 import type { BodySink, UpstreamBody } from './upstream-exchange.js';
 import type { Classified } from '../signals/classify.js';
+import type { UsageTap } from '../usage/usage-tap.js';
 
 export type RelayResult =
   | { kind: 'done' }
@@ -35,8 +36,9 @@ export function relaySuccess(
   family: Family,
   label: string,
   check: FirstChunkCheck,
+  tap: UsageTap,
 ): Promise<RelayResult> {
-  return new Promise((resolve) => body.pipeTo(new Relay(res, status, headers, body, agent, family, label, check, resolve)));
+  return new Promise((resolve) => body.pipeTo(new Relay(res, status, headers, body, agent, family, label, check, tap, resolve)));
 }
 
 class Relay implements BodySink {
@@ -53,6 +55,7 @@ class Relay implements BodySink {
     private readonly family: Family,
     private readonly label: string,
     private readonly check: FirstChunkCheck,
+    private readonly tap: UsageTap,
     private readonly resolveWith: (result: RelayResult) => void,
   ) {}
 
@@ -77,6 +80,7 @@ class Relay implements BodySink {
       res.writeHead(this.status, this.headers);
       this.started = true;
     }
+    this.tap.push(chunk);
     // The agent reads slower than the upstream writes: stop reading upstream until it catches up.
     if (!res.write(chunk) && !this.waitingForDrain && !res.destroyed) {
       this.waitingForDrain = true;

@@ -1,0 +1,68 @@
+import type { Usage } from '@routeplane/shared';
+import { emptyUsage, readUsage } from './read-usage.js';
+
+/** How much of each end of a body is kept to look at: a stream's first and last events fit easily. */
+const END_BYTES = 8192;
+/** Up to this many bytes, kept chunks are joined and read as one. */
+const JOIN_BYTES = 32_768;
+/** A usage member split between two big chunks is found in this much of each side of the seam. */
+const SEAM_BYTES = 4096;
+
+/**
+ * Sees a served body go by and remembers only its first and last few
+ * kilobytes (as the chunks that hold them): the usage members live there (a
+ * stream's first and last events, a whole answer's end). Reading happens
+ * once, at the end, so the relay's per-chunk cost is keeping a reference. A
+ * compressed body is not read.
+ */
+export class UsageTap {
+  private readonly head: Buffer[] = [];
+  private headBytes = 0;
+  private readonly tail: Buffer[] = [];
+  private tailBytes = 0;
+  /** a chunk went by that neither end kept: the head and the tail are not contiguous */
+  private gap = false;
+
+  constructor(private readonly readable: boolean) {}
+
+  push(chunk: Buffer): void {
+    if (!this.readable) return;
+    if (this.headBytes < END_BYTES) {
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+      return;
+    }
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= END_BYTES) {
+      this.tailBytes -= this.tail.shift()!.length;
+      this.gap = true;
+    }
+  }
+
+  /** What the body reported, or null. */
+  usage(): Usage | null {
+    if (this.head.length === 0) return null;
+    const usage = emptyUsage();
+    const runs = this.gap ? [this.head, this.tail] : [[...this.head, ...this.tail]];
+    let found = false;
+    for (const run of runs) {
+      // small pieces (a stream's events one by one) are read joined; big ones one by one, with their seams
+      const bytes = run.reduce((n, c) => n + c.length, 0);
+      if (run.length > 1 && bytes <= JOIN_BYTES) {
+        if (readUsage(Buffer.concat(run, bytes), usage)) found = true;
+        continue;
+      }
+      for (let i = 0; i < run.length; i++) {
+        const chunk = run[i]!;
+        if (readUsage(chunk, usage)) found = true;
+        const next = run[i + 1];
+        if (next !== undefined) {
+          const seam = Buffer.concat([chunk.subarray(Math.max(0, chunk.length - SEAM_BYTES)), next.subarray(0, SEAM_BYTES)]);
+          if (readUsage(seam, usage)) found = true;
+        }
+      }
+    }
+    return found ? usage : null;
+  }
+}
