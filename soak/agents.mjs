@@ -28,6 +28,8 @@ export function createTally() {
     requestIds: new Set(),
     duplicateRequestIds: 0,
     inFlight: 0,
+    lanes: { foreground: 0, background: 0 },
+    backgroundSkipped: 0,
   };
 }
 
@@ -64,6 +66,8 @@ function planRequest(random) {
     ['hang_up_mid_stream', 20],
   ]);
   const stream = kind === 'hang_up_mid_stream' ? true : random.chance(0.6);
+  // a fifth of the work is background (a CI bot, a scheduled drain): skipped while its targets are tripped
+  const lane = random.chance(0.2) ? 'background' : 'foreground';
   const route = family === 'openai' ? (random.chance(0.7) ? 'gpt' : 'gpt-short') : 'claude';
   const path = family === 'openai' ? OPENAI_PATHS[random.int(0, OPENAI_PATHS.length - 1)] : '/v1/messages';
   let body;
@@ -71,7 +75,7 @@ function planRequest(random) {
   else if (kind === 'no_model') body = JSON.stringify({ messages: [] });
   else if (kind === 'unknown_model') body = JSON.stringify({ model: 'no-such-route', messages: [] });
   else body = JSON.stringify({ model: route, stream, max_tokens: 32, messages: [{ role: 'user', content: 'soak' }] });
-  return { family, kind, stream, path, body };
+  return { family, kind, stream, path, body, lane };
 }
 
 function endsWithErrorEvent(text, family) {
@@ -90,6 +94,7 @@ async function readAll(reader) {
 async function oneRequest(baseUrl, random, tally, arrivals, id) {
   const plan = planRequest(random);
   tally.kinds[plan.kind] = (tally.kinds[plan.kind] ?? 0) + 1;
+  tally.lanes[plan.lane]++;
   const controller = new AbortController();
   let hungUp = false;
   let stuck = false;
@@ -111,11 +116,12 @@ async function oneRequest(baseUrl, random, tally, arrivals, id) {
   try {
     const res = await fetch(baseUrl + plan.path, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-soak-id': id },
+      headers: { 'content-type': 'application/json', 'x-soak-id': id, 'x-routeplane-lane': plan.lane },
       body: plan.body,
       signal: controller.signal,
     });
     status = res.status;
+    if (plan.lane === 'background' && status === 503 && res.headers.get('retry-after') !== null) tally.backgroundSkipped++;
     const requestId = res.headers.get('x-routeplane-request-id');
     if (requestId !== null) {
       if (tally.requestIds.has(requestId)) tally.duplicateRequestIds++;

@@ -38,7 +38,7 @@ export function command(socketPath, cmd, timeoutMs = 10_000) {
 
 /** Counts streamed events by kind (decisions, breaker actions, overflow). */
 export async function subscribeCounting(socketPath) {
-  const counts = { decision: 0, overflow: 0, breaker: {} };
+  const counts = { decision: 0, overflow: 0, breaker: {}, reloads: { ok: 0, refused: 0 } };
   let waiters = [];
   const socket = createConnection(socketPath);
   await new Promise((resolve, reject) => {
@@ -54,6 +54,7 @@ export async function subscribeCounting(socketPath) {
     if (event.type === 'decision') counts.decision++;
     else if (event.type === 'overflow') counts.overflow++;
     else if (event.type === 'breaker') counts.breaker[event.action] = (counts.breaker[event.action] ?? 0) + 1;
+    else if (event.type === 'reload') counts.reloads[event.ok ? 'ok' : 'refused']++;
     const wake = waiters;
     waiters = [];
     for (const w of wake) w();

@@ -1,20 +1,23 @@
 /**
  * The daemon under soak, in a process of its own so its memory is its own:
- * the BUILT daemon (packages/daemon/dist) started on the config the parent
- * passes in SOAK_CONFIG. It reports readiness and a memory sample every
- * second over IPC, and closes gracefully on SIGTERM.
+ * the BUILT daemon (packages/daemon/dist) started on the config file the
+ * parent writes (SOAK_CONFIG_PATH), as `routeplane serve` starts it —
+ * SIGHUP re-reads that file (a live reload). It reports readiness and a
+ * memory sample every second over IPC, and closes gracefully on SIGTERM.
  */
-import { validateConfig } from '../packages/shared/dist/index.js';
-import { startDaemon, startHeapTuning } from '../packages/daemon/dist/index.js';
+import { loadConfig } from '../packages/shared/dist/index.js';
+import { startDaemon } from '../packages/daemon/dist/index.js';
 
-const result = validateConfig(JSON.parse(process.env.SOAK_CONFIG ?? '{}'), 'soak-config', process.env);
+const path = process.env.SOAK_CONFIG_PATH ?? '';
+const result = loadConfig(path, process.env);
 if (!result.ok) {
   for (const issue of result.issues) process.stderr.write(`${issue.file}: ${issue.path}: ${issue.message}\n`);
   process.exit(2);
 }
 
-const daemon = await startDaemon(result.config, { log: (line) => process.stderr.write(`${line}\n`) });
-startHeapTuning(() => daemon.context.received.bodyBytes); // as `routeplane serve` does
+// reloads say what they did on this log; the soak shows the daemon's output only when it is not just that
+const daemon = await startDaemon(result.config, { log: (line) => process.stderr.write(`${line}\n`), configPath: result.file });
+process.on('SIGHUP', () => daemon.context.reload());
 const sample = () => {
   const m = process.memoryUsage();
   process.send?.({ type: 'memory', at: Date.now(), rss: m.rss, heapUsed: m.heapUsed });

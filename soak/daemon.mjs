@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export async function startDaemonChild(config, env) {
+export async function startDaemonChild(configPath, env) {
   const child = fork(join(here, 'daemon-child.mjs'), [], {
-    env: { ...env, SOAK_CONFIG: JSON.stringify(config) },
+    env: { ...env, SOAK_CONFIG_PATH: configPath },
     execArgv: ['--expose-gc'],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -42,6 +42,10 @@ export async function startDaemonChild(config, env) {
       });
     },
     exited,
+    /** a live reload: the daemon re-reads its config file */
+    hangUp() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGHUP');
+    },
     /** SIGTERM, then the exit code; SIGKILL if it is not gone within `ms` */
     async stop(ms = 20_000) {
       if (child.exitCode !== null || child.signalCode !== null) return exited;

@@ -26,12 +26,7 @@ export function rssFigures(measured, samples) {
 /** Probe claims in a snapshot taken with nothing in flight. */
 export function probeFigures(snapshot) {
   const maxMs = snapshot.influence.max_cooldown_secs * 1000;
-  const claims = [];
-  for (const seat of snapshot.seats) {
-    if (seat.credit?.claimed_at != null) claims.push({ where: `${seat.id} (credit)`, claimedAt: seat.credit.claimed_at });
-    for (const m of seat.models)
-      if (m.breaker?.claimed_at != null) claims.push({ where: `${seat.id}/${m.model}`, claimedAt: m.breaker.claimed_at });
-  }
+  const claims = snapshot.breakers.filter((b) => b.claimed_at !== null).map((b) => ({ where: b.key, claimedAt: b.claimed_at }));
   return {
     held: claims.length,
     stuck: claims.filter((c) => snapshot.now - c.claimedAt > maxMs).length,
@@ -82,6 +77,11 @@ export function invariants(f) {
       f.rss.growthPct === null ? 'no samples' : `${f.rss.growthPct.toFixed(1)}%`,
     ),
     check('daemon exited 0 on SIGTERM', f.daemonExit.code === 0, `code ${f.daemonExit.code}, signal ${f.daemonExit.signal}`),
+    check(
+      'every SIGHUP reloaded the config (a reload event each, none refused)',
+      f.reloads.sent === f.events.reloads.ok && f.events.reloads.refused === 0,
+      `${f.reloads.sent} sent, ${f.events.reloads.ok} applied, ${f.events.reloads.refused} refused`,
+    ),
     check('no secret in the daemon output or decision log', f.secretLeaks === 0, `${f.secretLeaks}`),
   ];
 }
@@ -105,6 +105,8 @@ export function renderReport(f, checks) {
     `  statuses (agent side)  ${sorted(f.tally.statuses)}`,
     `daemon decisions         ${f.decisions.count}  (statuses ${sorted(f.decisions.statuses)})`,
     `daemon counters          requests ${f.counters.requests}, failovers ${f.counters.failovers}, fail_open ${f.counters.fail_open}`,
+    `background requests      ${f.tally.lanes.background} sent, ${f.tally.backgroundSkipped} held back (503 with Retry-After)`,
+    `reloads (SIGHUP)         ${f.reloads.sent} sent, ${f.events.reloads.ok} applied, ${f.events.reloads.refused} refused`,
     `breaker events           ${sorted(f.events.breaker)}${f.events.overflow > 0 ? ` (subscriber overflowed ${f.events.overflow}×)` : ''}`,
     `upstream attempts        ${f.upstream.requests} over ${f.upstream.connections} connections; faults injected: ${sorted(f.upstream.faults)}`,
     `open upstream sockets    ${f.sockets.openAtEnd} at the end (${f.sockets.busyAtRest} busy at rest, ${f.sockets.openAtRest} idle keep-alive at rest, closed by the daemon within ${(f.sockets.closeWaitMs / 1000).toFixed(1)} s)`,

@@ -7,7 +7,7 @@
 // Loopback only; bounded; stops by itself. Prints the figures and exits
 // non-zero when an invariant fails (see report.mjs).
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,7 +70,15 @@ async function main() {
       }),
       routes: ROUTES.map((r) => ({ model: r.model, chain: r.chain.map((seat) => ({ seat, model: `${seat}-model` })) })),
     };
-    daemon = await startDaemonChild(config, env);
+    // The config lives in a file (JSON is YAML), as `routeplane serve` reads it; every 10 s the soak
+    // edits it — the short route's chain flips order, and back — and sends SIGHUP.
+    const configPath = join(temp, 'routeplane.yaml');
+    const writeConfig = (flipped) => {
+      const routes = config.routes.map((r) => (flipped && r.model === 'gpt-short' ? { ...r, chain: [...r.chain].reverse() } : r));
+      writeFileSync(configPath, JSON.stringify({ ...config, routes }, null, 2));
+    };
+    writeConfig(false);
+    daemon = await startDaemonChild(configPath, env);
     log(`daemon ${daemon.url} (pid ${daemon.pid}), ${opts.agents} agents for ${opts.durationSec} s, seed ${opts.seed}`);
     const events = await subscribeCounting(daemon.socketPath);
 
@@ -92,9 +100,17 @@ async function main() {
       if (m !== null) measured[label] = m;
     };
     const measuring = Promise.all([measureAt('warm', loadStart + opts.warmupSec * 1000), measureAt('end', loadEnd - 250)]);
+    const reloads = { sent: 0 };
+    const reloader = setInterval(() => {
+      if (Date.now() > loadEnd - 1000) return;
+      reloads.sent++;
+      writeConfig(reloads.sent % 2 === 1);
+      daemon.hangUp();
+    }, 10_000);
     await runAgents({ baseUrl: daemon.url, agents: opts.agents, untilMs: loadEnd, random, tally, arrivals });
     await measuring;
     clearInterval(progress);
+    clearInterval(reloader);
     log(`load over after ${((Date.now() - loadStart) / 1000).toFixed(1)} s; checking the daemon at rest`);
 
     // At rest: every agent request has ended and (once its decision is out) every attempt too, so
@@ -137,10 +153,15 @@ async function main() {
       rss: rssFigures(measured, daemon.memory),
       daemonExit,
       secretLeaks,
+      reloads,
     };
     const checks = invariants(figures);
     process.stdout.write(`${renderReport(figures, checks)}\n`);
-    if (output.trim() !== '') log(`daemon output:\n${output.trim()}`);
+    const unexpected = output
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.startsWith('reloaded '))
+      .join('\n');
+    if (unexpected !== '') log(`daemon output:\n${unexpected}`);
     return checks.every((c) => c.ok) ? 0 : 1;
   } finally {
     daemon?.kill();
