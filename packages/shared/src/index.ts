@@ -7,3 +7,6 @@ export * from './protocol.js';
 export * from './ndjson.js';
 export * from './version.js';
 export * from './paths.js';
+export type * from './config/config-view.js';
+export { resolveConfigPaths } from './config/relative-paths.js';
+export { plainWords } from './config/plain-words.js';

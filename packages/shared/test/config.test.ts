@@ -42,7 +42,7 @@ describe('config', () => {
 
   it('rejects an unknown key by its path, with the file and line', () => {
     expect(errors(minimal + 'influence:\n  enabled: true\n  trip_treshold: 3\n')).toEqual([
-      'rp.yaml: influence.trip_treshold: unknown key (line 18)',
+      'rp.yaml: influence.trip_treshold: unknown key (did you mean trip_threshold?) (line 18)',
     ]);
   });
 
@@ -85,7 +85,7 @@ influence: { cooldown_secs: "60" }
 
   it('requires auth_token_env off loopback, and its variable to be set', () => {
     expect(errors(minimal + 'server: { listen: "0.0.0.0:4141" }\n')).toEqual([
-      expect.stringMatching(/^rp\.yaml: server\.auth_token_env: required when listen \(0\.0\.0\.0:4141\) is not a loopback address/),
+      expect.stringMatching(/^rp\.yaml: server\.auth_token_env: is required when listen \(0\.0\.0\.0:4141\) is not a loopback address/),
     ]);
     expect(errors(minimal + 'server: { listen: "0.0.0.0:4141", auth_token_env: RP_TOKEN }\n')).toEqual([
       expect.stringMatching(/^rp\.yaml: server\.auth_token_env: environment variable RP_TOKEN is not set/),
@@ -118,6 +118,8 @@ influence: { cooldown_secs: "60" }
     expect(found.ok && found.file).toBe(join(dir, 'xdg', 'routeplane', 'routeplane.yaml'));
     const missing = loadConfig('nope.yaml', env, dir);
     expect(missing.ok).toBe(false);
-    expect(!missing.ok && formatIssue(missing.issues[0]!)).toBe(`${join(dir, 'nope.yaml')}: file not found`);
+    expect(!missing.ok && formatIssue(missing.issues[0]!)).toBe(
+      `${join(dir, 'nope.yaml')}: file not found (\`routeplane config init --path ${join(dir, 'nope.yaml')}\` writes one)`,
+    );
   });
 });
