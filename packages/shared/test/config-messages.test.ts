@@ -116,7 +116,7 @@ function leafPaths(schema: z.ZodType, at: PropertyKey[] = []): PropertyKey[][] {
 function setIn(doc: unknown, path: PropertyKey[], value: unknown): unknown {
   if (path.length === 0) return value;
   const [head, ...rest] = path as [string | number, ...PropertyKey[]];
-  const copy: Record<string | number, unknown> = Array.isArray(doc) ? [...doc] : { ...(doc as object) };
+  const copy = (Array.isArray(doc) ? [...doc] : { ...(doc as object) }) as Record<string | number, unknown>;
   copy[head] = setIn(copy[head] ?? (typeof rest[0] === 'number' ? [] : {}), rest, value);
   return copy;
 }
