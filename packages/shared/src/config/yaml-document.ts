@@ -1,4 +1,4 @@
-import { LineCounter, parseDocument, isNode, type Document, type ErrorCode, type YAMLError } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, type Document, type ErrorCode, type YAMLError } from 'yaml';
 import type { z } from 'zod';
 import { closestWord } from './closest-word.js';
 import { plainWords } from './plain-words.js';
@@ -144,12 +144,22 @@ export function dottedPath(path: PropertyKey[]): string {
 }
 
 function lineOf(doc: Document, counter: LineCounter, path: PropertyKey[]): number | undefined {
+  if (path.length === 0) return isNode(doc.contents) && doc.contents.range ? counter.linePos(doc.contents.range[0]).line : undefined;
   // Walk up until a node exists, so a missing key points at its parent —
   // but not at the document itself: a whole missing section has no line.
-  for (let n = path.length; n >= Math.min(1, path.length); n--) {
-    const keys = path.slice(0, n).map((k) => (typeof k === 'symbol' ? String(k) : k));
-    const node = n === 0 ? doc.contents : doc.getIn(keys, true);
+  for (let n = path.length; n >= 1; n--) {
+    const node = entryAt(doc, path.slice(0, n));
     if (isNode(node) && node.range) return counter.linePos(node.range[0]).line;
   }
+  return undefined;
+}
+
+/** The node where `path` is written: a mapping entry's key (its value may start lines later), a list's item. */
+function entryAt(doc: Document, path: PropertyKey[]): unknown {
+  const keys = path.map((k) => (typeof k === 'symbol' ? String(k) : k));
+  const last = keys[keys.length - 1];
+  const parent = keys.length === 1 ? doc.contents : doc.getIn(keys.slice(0, -1), true);
+  if (isMap(parent)) return parent.items.find((pair) => isScalar(pair.key) && String(pair.key.value) === String(last))?.key;
+  if (isSeq(parent) && typeof last === 'number') return parent.items[last];
   return undefined;
 }
