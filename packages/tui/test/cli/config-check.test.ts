@@ -82,7 +82,7 @@ describe('routeplane config check', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       new RegExp(
-        `^${escape(file)}: the file is empty: a config needs at least one seat .*\`routeplane config init\` writes a commented starter\\n$`,
+        `^${regexQuoted(file)}: the file is empty: a config needs at least one seat .*\`routeplane config init\` writes a commented starter\\n$`,
       ),
     );
   });
@@ -110,6 +110,6 @@ describe('routeplane config check', () => {
   });
 });
 
-function escape(text: string): string {
+function regexQuoted(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
