@@ -42,7 +42,7 @@ describe('routeplane config init', () => {
 
     // discovery from another directory now finds it
     const check = await runCli(['config', 'check'], isolatedEnv(dir, KEY_VARIABLES), cwd);
-    expect(check.stderr).toContain(written);
+    expect(check.stdout + check.stderr).toContain(written);
   });
 
   it('--path writes there (relative to the current directory), creating its directory', async () => {
