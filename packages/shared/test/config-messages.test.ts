@@ -70,6 +70,14 @@ describe('plain words for every kind of zod issue', () => {
       { r: { b: 1 } },
       'r.b: is not an allowed key: must be at least 2 characters long',
     ],
+    [
+      'invalid_union (discriminated)',
+      z.strictObject({
+        p: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('ok') }), z.strictObject({ kind: z.literal('down') })]),
+      }),
+      { p: { kind: 'explode' } },
+      'p.kind: expected "ok" or "down", got "explode"',
+    ],
     ['custom (refine without words)', z.strictObject({ s: z.string().refine((v) => v === 'x') }), { s: 'y' }, 's: is not valid here'],
   ])('%s', (_code, schema, value, expected) => {
     const out = messages(schema, value);

@@ -85,7 +85,7 @@ influence: { cooldown_secs: "60" }
 
   it('requires auth_token_env off loopback, and its variable to be set', () => {
     expect(errors(minimal + 'server: { listen: "0.0.0.0:4141" }\n')).toEqual([
-      expect.stringMatching(/^rp\.yaml: server\.auth_token_env: is required when listen \(0\.0\.0\.0:4141\) is not a loopback address/),
+      expect.stringMatching(/^rp\.yaml: server\.auth_token_env: required when listen \(0\.0\.0\.0:4141\) is not a loopback address/),
     ]);
     expect(errors(minimal + 'server: { listen: "0.0.0.0:4141", auth_token_env: RP_TOKEN }\n')).toEqual([
       expect.stringMatching(/^rp\.yaml: server\.auth_token_env: environment variable RP_TOKEN is not set/),

@@ -68,7 +68,7 @@ function tokenOffLoopback(config: ConfigView): RawIssue[] {
   if ((config.server.agents?.length ?? 0) > 0) return [];
   const host = listen.slice(0, listen.lastIndexOf(':'));
   if (isLoopback(host)) return [];
-  return [{ path: ['server', 'auth_token_env'], message: `is required when listen (${listen}) is not a loopback address` }];
+  return [{ path: ['server', 'auth_token_env'], message: `required when listen (${listen}) is not a loopback address` }];
 }
 
 /** 127.0.0.0/8, ::1 and localhost. */

@@ -24,6 +24,13 @@ export function plainWords(issue: z.core.$ZodRawIssue): string {
     case 'unrecognized_keys':
       return issue.keys.length === 1 ? 'unknown key' : `unknown keys ${issue.keys.join(', ')}`;
     case 'invalid_union':
+      // a discriminated union names the values its key may take
+      if (issue.errors.length === 0 && 'options' in issue && Array.isArray(issue.options) && issue.options.length > 0) {
+        const key = 'discriminator' in issue ? issue.discriminator : undefined;
+        const input = issue.input as Record<string, unknown> | undefined;
+        const got = typeof key === 'string' && typeof input === 'object' && input !== null ? input[key] : issue.input;
+        return `expected ${oneOf(issue.options.map(valueWords))}, got ${valueWords(got)}`;
+      }
       return invalidUnion(issue.errors, issue.input);
     case 'invalid_key':
       // the path already ends in the key
