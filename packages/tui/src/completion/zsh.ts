@@ -14,6 +14,7 @@ export function zshCompletion(root: CompletionCommand): string {
   const cases = allCommands(root).map((command) => {
     const key = command.path.join(' ');
     const subs = command.subcommands.map((s) => described(s.path.at(-1)!, s.description));
+    const subNames = command.subcommands.map((s) => singleQuoted(s.path.at(-1)!));
     const opts = command.options.flatMap((o) => o.names.map((name) => described(name, o.description)));
     const valueOptions = command.options.filter((o) => o.value.kind !== 'none').flatMap((o) => o.names.map(singleQuoted));
     const fileOptions = command.options.filter((o) => o.value.kind === 'file').flatMap((o) => o.names.map(singleQuoted));
@@ -21,6 +22,7 @@ export function zshCompletion(root: CompletionCommand): string {
     return [
       `    (${singleQuoted(key)})`,
       `      subs=(${subs.join(' ')})`,
+      `      sub_names=(${subNames.join(' ')})`,
       `      opts=(${opts.join(' ')})`,
       `      value_opts=(${valueOptions.join(' ')})`,
       `      file_opts=(${fileOptions.join(' ')})`,
@@ -42,7 +44,7 @@ export function zshCompletion(root: CompletionCommand): string {
 # or for every shell: routeplane completion zsh > "\${fpath[1]}/_routeplane"
 
 _routeplane_spec() {
-  subs=() opts=() value_opts=() file_opts=() args=()
+  subs=() sub_names=() opts=() value_opts=() file_opts=() args=()
   case $1 in
 ${cases.join('\n')}
   esac
@@ -51,7 +53,7 @@ ${cases.join('\n')}
 _routeplane() {
   local cmd_path='' word prev cur
   local -i i skip=0
-  local -a subs opts value_opts file_opts args values
+  local -a subs sub_names opts value_opts file_opts args values
   for ((i = 2; i < CURRENT; i++)); do
     word=\${words[i]}
     if ((skip)); then skip=0; continue; fi
@@ -60,7 +62,7 @@ _routeplane() {
       ((\${value_opts[(Ie)$word]})) && skip=1
       continue
     fi
-    if ((\${\${subs%%:*}[(Ie)$word]})); then cmd_path=\${cmd_path:+$cmd_path }$word; fi
+    if ((\${sub_names[(Ie)$word]})); then cmd_path=\${cmd_path:+$cmd_path }$word; fi
   done
   _routeplane_spec "$cmd_path"
   prev=\${words[CURRENT-1]}
@@ -79,10 +81,13 @@ ${choiceCases.join('\n')}
   fi
   if [[ $cur == -* ]]; then
     _describe -t options 'option' opts
-  else
-    _describe -t commands 'command' subs
-    ((\${#args})) && compadd -a args
+    return
   fi
+  # 0 when something was offered, as completers report it
+  local -i ret=1
+  _describe -t commands 'command' subs && ret=0
+  if ((\${#args})); then compadd -a args && ret=0; fi
+  return ret
 }
 
 if [[ $funcstack[1] == _routeplane ]]; then

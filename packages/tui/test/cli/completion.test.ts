@@ -95,17 +95,31 @@ describe('routeplane completion', () => {
     expect(complete(['routeplane', 'logs', '--config', files.bash.slice(0, -3)])).toEqual([files.bash]);
   });
 
-  it.skipIf(!has('zsh'))('zsh -n accepts the zsh script, and it holds each command its subcommands and options', () => {
+  it.skipIf(!has('zsh'))('zsh -n accepts the zsh script, and its completer offers every command, option and choice', () => {
     expect(spawnSync('zsh', ['-n', files.zsh], { encoding: 'utf8' }).status).toBe(0);
-    for (const command of commands) {
-      const out = run(
+    // zsh's completion builtins print what they were given; the prefix filtering is theirs, not ours
+    const complete = (words: string[]) =>
+      run(
         'zsh',
-        `compdef() { :; }; source ${files.zsh}; _routeplane_spec '${command.path.join(' ')}'; print -l -- \${subs%%:*} -- \${opts%%:*}`,
-      );
-      const [subs = '', opts = ''] = out.split('--\n');
-      expect(subs.split('\n').filter(Boolean).sort()).toEqual(subcommandNames(command).sort());
-      expect(opts.split('\n').filter(Boolean).sort()).toEqual(command.options.flatMap((o) => o.names).sort());
+        [
+          'compdef() { :; }',
+          `source ${files.zsh}`,
+          '_describe() { local name=${@[-1]}; print -l -- ${${(P)name}%%:*}; }',
+          'compadd() { [[ $1 == -a ]] && print -l -- ${(P)2}; }',
+          '_files() { print FILES; }',
+          `words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}`,
+          '_routeplane || true',
+        ].join('\n'),
+      )
+        .split('\n')
+        .filter(Boolean);
+    for (const command of commands) {
+      const words = ['routeplane', ...command.path];
+      expect(complete([...words, '']).sort(), words.join(' ')).toEqual([...subcommandNames(command), ...command.argumentChoices].sort());
+      expect(complete([...words, '--']).sort(), words.join(' ')).toEqual(command.options.flatMap((o) => o.names).sort());
     }
+    expect(complete(['routeplane', 'breakers', 'reset', '--seat', 'reset', '--'])).toContain('--model');
+    expect(complete(['routeplane', 'logs', '--config', ''])).toEqual(['FILES']);
   });
 
   it.skipIf(!has('fish'))('fish -n accepts the fish script, and fish completes every command and option', () => {
