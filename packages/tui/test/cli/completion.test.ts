@@ -104,7 +104,9 @@ describe('routeplane completion', () => {
         [
           'compdef() { :; }',
           `source ${files.zsh}`,
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh's own ${…}, not a template
           '_describe() { local name=${@[-1]}; print -l -- ${${(P)name}%%:*}; }',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh's own ${…}, not a template
           'compadd() { [[ $1 == -a ]] && print -l -- ${(P)2}; }',
           '_files() { print FILES; }',
           `words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}`,
