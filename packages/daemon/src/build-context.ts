@@ -6,7 +6,7 @@ import { createMetrics, type DaemonMetrics } from './metrics/registry.js';
 import { reloadConfig } from './reload.js';
 import { MemoryStore } from './breaker/store.js';
 import type { Clock } from './breaker/types.js';
-import type { DaemonContext, } from './context.js';
+import type { DaemonContext } from './context.js';
 import { EventBus } from './events/bus.js';
 import { RecentDecisions } from './events/recent-decisions.js';
 import { buildRouting } from './proxy/routing.js';

@@ -56,7 +56,7 @@ describe('config', () => {
 
   it('rejects an unknown key by its path, with the file and line', () => {
     expect(errors(minimal + 'influence:\n  enabled: true\n  trip_treshold: 3\n')).toEqual([
-      'rp.yaml: influence.trip_treshold: unknown key (line 18)',
+      'rp.yaml: influence.trip_treshold: unknown key (did you mean trip_threshold?) (line 18)',
     ]);
   });
 
@@ -132,6 +132,8 @@ influence: { cooldown_secs: "60" }
     expect(found.ok && found.file).toBe(join(dir, 'xdg', 'routeplane', 'routeplane.yaml'));
     const missing = loadConfig('nope.yaml', env, dir);
     expect(missing.ok).toBe(false);
-    expect(!missing.ok && formatIssue(missing.issues[0]!)).toBe(`${join(dir, 'nope.yaml')}: file not found`);
+    expect(!missing.ok && formatIssue(missing.issues[0]!)).toBe(
+      `${join(dir, 'nope.yaml')}: file not found (\`routeplane config init --path ${join(dir, 'nope.yaml')}\` writes one)`,
+    );
   });
 });

@@ -1,15 +1,6 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
-import { ROUTEPLANE_VERSION } from '@routeplane/shared';
-import { registerBreakers } from './commands/breakers.js';
-import { registerConfigCheck } from './commands/config-check.js';
-import { registerDemo } from './commands/demo.js';
-import { registerLogs } from './commands/logs.js';
-import { registerReload } from './commands/reload.js';
-import { registerServe } from './commands/serve.js';
-import { registerStatus } from './commands/status.js';
-import { registerTop } from './commands/top.js';
 import { describeFailure } from './output/errors.js';
+import { buildProgram } from './program.js';
 
 // `routeplane logs -f | head -3`: the reader leaving is a normal way to stop.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -17,23 +8,17 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-const program = new Command('routeplane')
-  .description('a local router in front of your model providers, for swarms of coding agents')
-  .version(ROUTEPLANE_VERSION);
+const program = buildProgram();
 
-registerServe(program);
-registerTop(program);
-registerStatus(program);
-registerBreakers(program);
-registerReload(program);
-registerLogs(program);
-registerConfigCheck(program);
-registerDemo(program);
-
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  const { message, exitCode } = describeFailure(err);
-  process.stderr.write(message + '\n');
-  process.exitCode = exitCode;
+if (process.argv.length <= 2) {
+  // no command: the help is the answer, not a usage error
+  program.outputHelp();
+} else {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (err) {
+    const { message, exitCode } = describeFailure(err);
+    if (message !== '') process.stderr.write(message + '\n');
+    process.exitCode = exitCode;
+  }
 }

@@ -1,22 +1,41 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { policyChecks, policyEnvChecks } from './policy-checks.js';
+import { dirname, join, resolve } from 'node:path';
+import type { ConfigView } from './config-view.js';
+import { crossCheck } from './cross-checks.js';
+import { policyChecks } from './policy-checks.js';
+import { envCheck } from './env-checks.js';
+import { resolveConfigPaths } from './relative-paths.js';
+import { salvage } from './schema-walk.js';
 import { configSchema, type Config } from './schema.js';
-import { locateIssues, parseYamlWithSchema, validateWithSchema, type ConfigIssue, type RawIssue } from './yaml-document.js';
+import { configWarnings } from './warnings.js';
+import { locateIssues, readYamlDocument, validateWithSchema, type ConfigIssue, type LineFor } from './yaml-document.js';
 
-export type ConfigResult = { ok: true; file: string; config: Config } | { ok: false; file: string; issues: ConfigIssue[] };
+export { isLoopback } from './cross-checks.js';
+
+/** Every problem and every warning; `warnings` never make a config invalid. */
+export type ConfigResult =
+  | { ok: true; file: string; config: Config; warnings: ConfigIssue[] }
+  | { ok: false; file: string; issues: ConfigIssue[]; warnings: ConfigIssue[] };
 
 export interface Env {
   [name: string]: string | undefined;
 }
 
+/** The command that writes a starter config, named wherever a config is missing. */
+export const CONFIG_INIT_COMMAND = 'routeplane config init';
+
 /** Where the config is looked for, in order (spec "Configuration"). */
 export function configCandidates(explicit: string | undefined, env: Env = process.env, cwd = process.cwd()): string[] {
   if (explicit) return [resolve(cwd, explicit)];
   if (env.ROUTEPLANE_CONFIG) return [resolve(cwd, env.ROUTEPLANE_CONFIG)];
+  return [resolve(cwd, 'routeplane.yaml'), userConfigPath(env)];
+}
+
+/** `$XDG_CONFIG_HOME/routeplane/routeplane.yaml`, the config every directory finds. */
+export function userConfigPath(env: Env = process.env): string {
   const xdg = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return [resolve(cwd, 'routeplane.yaml'), join(xdg, 'routeplane', 'routeplane.yaml')];
+  return join(xdg, 'routeplane', 'routeplane.yaml');
 }
 
 export type ConfigText =
@@ -35,11 +54,23 @@ export function readConfigText(explicit?: string, env: Env = process.env, cwd = 
       const code = (err as NodeJS.ErrnoException).code;
       // several candidates means discovery: a missing one is just not there
       if (code === 'ENOENT' && candidates.length > 1) continue;
-      const why = code === 'ENOENT' ? 'file not found' : `cannot read (${code ?? String(err)})`;
+      const why =
+        code === 'ENOENT'
+          ? `file not found (\`${CONFIG_INIT_COMMAND} --path ${file}\` writes one)`
+          : `cannot read (${code ?? String(err)})`;
       return { kind: 'unreadable', file, issue: { file, path: '', message: why } };
     }
   }
   return { kind: 'none', candidates };
+}
+
+/** The one line for "no config anywhere": every place looked at, and how to write one. */
+export function noConfigIssue(candidates: string[]): ConfigIssue {
+  return {
+    file: '',
+    path: '',
+    message: `no config found (looked for ${candidates.join(' and ')}); write one with \`${CONFIG_INIT_COMMAND}\``,
+  };
 }
 
 /** Finds and validates the config; every problem is reported, none thrown. */
@@ -49,82 +80,55 @@ export function loadConfig(explicit?: string, env: Env = process.env, cwd = proc
     case 'found':
       return parseConfig(read.text, read.file, env);
     case 'unreadable':
-      return { ok: false, file: read.file, issues: [read.issue] };
-    case 'none': {
-      const file = read.candidates[0] ?? 'routeplane.yaml';
-      const message = `no config found (looked in ${read.candidates.join(', ')})`;
-      return { ok: false, file, issues: [{ file, path: '', message }] };
-    }
+      return { ok: false, file: read.file, issues: [read.issue], warnings: [] };
+    case 'none':
+      return { ok: false, file: '', issues: [noConfigIssue(read.candidates)], warnings: [] };
   }
 }
 
-/** Parses YAML text and validates it; `file` only names where it came from. */
+/**
+ * Parses YAML text and validates it. `file` names where it came from; paths
+ * in the config that are relative are relative to its directory.
+ */
 export function parseConfig(text: string, file: string, env: Env = process.env): ConfigResult {
-  const parsed = parseYamlWithSchema(text, file, configSchema);
-  if (!parsed.ok) return { ok: false, file, issues: parsed.issues };
-  return checkConfig(parsed.data, file, env, parsed.locate);
+  const read = readYamlDocument(text, file);
+  if (!read.ok) return { ok: false, file, issues: read.issues, warnings: [] };
+  return checkDocument(read.raw, file, env, read.lineFor);
 }
 
-/** Validates an already-parsed document: schema, then cross-checks, then the environment. */
+/** Validates an already-parsed document: schema, cross-checks and the environment, all in one pass. */
 export function validateConfig(raw: unknown, file: string, env: Env = process.env): ConfigResult {
-  const parsed = validateWithSchema(raw, file, configSchema);
-  if (!parsed.ok) return { ok: false, file, issues: parsed.issues };
-  return checkConfig(parsed.data, file, env, (issues) => locateIssues(issues, file));
+  return checkDocument(raw, file, env, () => undefined);
 }
 
-function checkConfig(config: Config, file: string, env: Env, locate: (issues: RawIssue[]) => ConfigIssue[]): ConfigResult {
-  const issues = locate([...crossCheck(config), ...envCheck(config, env)]);
-  return issues.length > 0 ? { ok: false, file, issues } : { ok: true, file, config };
-}
-
-function crossCheck(config: Config): RawIssue[] {
-  const issues: RawIssue[] = [];
-  const seats = new Set<string>();
-  config.seats.forEach((seat, i) => {
-    if (seats.has(seat.id)) issues.push({ path: ['seats', i, 'id'], message: `duplicate seat id "${seat.id}"` });
-    seats.add(seat.id);
-  });
-  const routes = new Set<string>();
-  config.routes.forEach((route, i) => {
-    if (routes.has(route.model)) issues.push({ path: ['routes', i, 'model'], message: `duplicate route "${route.model}"` });
-    routes.add(route.model);
-    route.chain.forEach((t, j) => {
-      if (!seats.has(t.seat)) {
-        issues.push({ path: ['routes', i, 'chain', j, 'seat'], message: `unknown seat "${t.seat}" (declared: ${[...seats].join(', ')})` });
-      }
-    });
-  });
-  if (config.influence.max_cooldown_secs < 1) {
-    issues.push({ path: ['influence', 'max_cooldown_secs'], message: 'must be at least 1 (the rate-limit floor)' });
+function checkDocument(raw: unknown, file: string, env: Env, lineFor: LineFor): ConfigResult {
+  if (raw === null || raw === undefined) {
+    return { ok: false, file, issues: [emptyFileIssue(file)], warnings: [] };
   }
-  const host = config.server.listen.slice(0, config.server.listen.lastIndexOf(':'));
-  if (!isLoopback(host) && config.server.auth_token_env === null) {
-    issues.push({
-      path: ['server', 'auth_token_env'],
-      message: `required when listen (${config.server.listen}) is not a loopback address`,
-    });
-  }
-  issues.push(...policyChecks(config));
-  return issues;
+  const strict = validateWithSchema(raw, file, configSchema, lineFor);
+  // An invalid file still gets its cross-checks, on every part that did pass,
+  // so one run of `config check` shows every problem.
+  const view: ConfigView = strict.ok ? strict.data : ((salvage(configSchema, raw) ?? {}) as ConfigView);
+  // the policy checks read defaults the schema fills in, so they join once the schema passed
+  const policy = strict.ok ? policyChecks(strict.data) : [];
+  const found = locateIssues([...crossCheck(view), ...policy, ...envCheck(view, env)], file, lineFor);
+  const issues = inDocumentOrder([...(strict.ok ? [] : strict.issues), ...found]);
+  const warnings = inDocumentOrder(locateIssues(configWarnings(view), file, lineFor));
+  if (!strict.ok || issues.length > 0) return { ok: false, file, issues, warnings };
+  return { ok: true, file, config: resolveConfigPaths(strict.data, dirname(resolve(file))), warnings };
 }
 
-function envCheck(config: Config, env: Env): RawIssue[] {
-  const issues: RawIssue[] = [];
-  config.seats.forEach((seat, i) => {
-    if (!env[seat.api_key_env]) {
-      issues.push({ path: ['seats', i, 'api_key_env'], message: `environment variable ${seat.api_key_env} is not set` });
-    }
-  });
-  const tokenEnv = config.server.auth_token_env;
-  if (tokenEnv !== null && !env[tokenEnv]) {
-    issues.push({ path: ['server', 'auth_token_env'], message: `environment variable ${tokenEnv} is not set` });
-  }
-  issues.push(...policyEnvChecks(config, env));
-  return issues;
+function emptyFileIssue(file: string): ConfigIssue {
+  return {
+    file,
+    path: '',
+    message: `the file is empty: a config needs at least one seat (seats:, each with id, provider, base_url and api_key_env) and one route to it (routes:, each with model and chain); \`${CONFIG_INIT_COMMAND}\` writes a commented starter`,
+  };
 }
 
-/** 127.0.0.0/8, ::1 and localhost. */
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+function inDocumentOrder(issues: ConfigIssue[]): ConfigIssue[] {
+  return issues
+    .map((issue, i) => ({ issue, i }))
+    .sort((a, b) => (a.issue.line ?? Number.MAX_SAFE_INTEGER) - (b.issue.line ?? Number.MAX_SAFE_INTEGER) || a.i - b.i)
+    .map(({ issue }) => issue);
 }

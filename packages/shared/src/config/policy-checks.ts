@@ -1,4 +1,3 @@
-import type { Env } from './load.js';
 import type { Config } from './schema.js';
 import type { RawIssue } from './yaml-document.js';
 
@@ -13,31 +12,6 @@ export const DEFAULT_AGENT_ID = 'default';
 
 export function policyChecks(config: Config): RawIssue[] {
   return [...aliasChecks(config), ...retryChecks(config), ...agentChecks(config)];
-}
-
-/** Every agent token is set, and no two are the same. A token itself is never written. */
-export function policyEnvChecks(config: Config, env: Env): RawIssue[] {
-  const issues: RawIssue[] = [];
-  const holders = new Map<string, string>();
-  if (config.server.agents.length > 0 && config.server.auth_token_env !== null) {
-    const token = env[config.server.auth_token_env];
-    if (token) holders.set(token, config.server.auth_token_env);
-  }
-  config.server.agents.forEach((agent, i) => {
-    const path = ['server', 'agents', i, 'token_env'];
-    const token = env[agent.token_env];
-    if (!token) {
-      issues.push({ path, message: `environment variable ${agent.token_env} is not set` });
-      return;
-    }
-    const other = holders.get(token);
-    // the same variable twice is reported by policyChecks
-    if (other !== undefined && other !== agent.token_env) {
-      issues.push({ path, message: `${agent.token_env} holds the same token as ${other}: every agent needs its own token` });
-    }
-    if (other === undefined) holders.set(token, agent.token_env);
-  });
-  return issues;
 }
 
 function aliasChecks(config: Config): RawIssue[] {

@@ -1,8 +1,12 @@
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, type Document, type ErrorCode, type YAMLError } from 'yaml';
 import type { z } from 'zod';
+import { closestWord } from './closest-word.js';
+import { plainWords } from './plain-words.js';
+import { knownKeysAt } from './schema-walk.js';
 
 /** One problem in a YAML file, printed as `FILE: path.to.key: message (line N)`. */
 export interface ConfigIssue {
+  /** '' when there is no file (none was found): the line then starts with `routeplane: ` */
   file: string;
   path: string;
   message: string;
@@ -22,7 +26,70 @@ export type SchemaParse<T> = { ok: true; data: T; locate: (issues: RawIssue[]) =
 export function formatIssue(issue: ConfigIssue): string {
   const where = issue.path === '' ? '' : `${issue.path}: `;
   const line = issue.line === undefined ? '' : ` (line ${issue.line})`;
-  return `${issue.file}: ${where}${issue.message}${line}`;
+  return `${issue.file || 'routeplane'}: ${where}${issue.message}${line}`;
+}
+
+/** A warning: `FILE: warning: path.to.key: message (line N)`. */
+export function formatWarning(issue: ConfigIssue): string {
+  return formatIssue({ ...issue, path: issue.path === '' ? 'warning' : `warning: ${issue.path}` });
+}
+
+export type YamlRead = { ok: true; raw: unknown; lineFor: LineFor } | { ok: false; issues: ConfigIssue[] };
+
+/** Parses YAML text into plain data, with a way back from a path in it to its line. */
+export function readYamlDocument(text: string, file: string): YamlRead {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      issues: doc.errors.map((e) => ({ file, path: '', message: `invalid YAML: ${yamlErrorWords(e)}`, line: e.linePos?.[0]?.line })),
+    };
+  }
+  let raw: unknown;
+  try {
+    raw = doc.toJS();
+  } catch (err) {
+    // an alias to no anchor, or aliases that expand without end, surface only here
+    const code: ErrorCode = err instanceof ReferenceError ? 'BAD_ALIAS' : 'RESOURCE_EXHAUSTION';
+    return { ok: false, issues: [{ file, path: '', message: `invalid YAML: ${YAML_ERROR_WORDS[code]}` }] };
+  }
+  return { ok: true, raw, lineFor: (path) => lineOf(doc, lineCounter, path) };
+}
+
+/**
+ * The YAML library's errors in plain words, one per kind it can report (its
+ * own sentences speak of tokens and flow collections). The line is given
+ * beside the message.
+ */
+export const YAML_ERROR_WORDS: Record<ErrorCode, string> = {
+  ALIAS_PROPS: 'an alias (*name) cannot carry a tag or an anchor',
+  BAD_ALIAS: 'an alias (*name) names no anchor (&name) above it',
+  BAD_COLLECTION_TYPE: 'a tag (!name) does not fit the value it is on',
+  BAD_DIRECTIVE: 'a % directive is not understood',
+  BAD_DQ_ESCAPE: 'a backslash escape in a "double-quoted" string is not valid',
+  BAD_INDENT: 'this line is not indented like the lines around it',
+  BAD_PROP_ORDER: 'an anchor (&) or tag (!) is not where YAML allows one',
+  BAD_SCALAR_START: 'a value starts with a character YAML reserves (put the value in quotes)',
+  BLOCK_AS_IMPLICIT_KEY: 'a key is not where YAML expects one (a missing ":" or a line indented too far?)',
+  BLOCK_IN_FLOW: 'indented lines inside [ ] or { } (write that value on one line, or without brackets)',
+  DUPLICATE_KEY: 'the same key appears twice in one mapping',
+  IMPOSSIBLE: 'this part of the file cannot be read as YAML',
+  KEY_OVER_1024_CHARS: 'a key is longer than 1024 characters',
+  MISSING_CHAR: 'a closing quote or bracket, or a "," or ":" between entries, is missing',
+  MULTILINE_IMPLICIT_KEY: 'a key is not where YAML expects one (a missing ":" or a line indented too far?)',
+  MULTIPLE_ANCHORS: 'a value has two anchors (&name)',
+  MULTIPLE_DOCS: 'the file holds more than one YAML document (---): a config is one',
+  MULTIPLE_TAGS: 'a value has two tags (!name)',
+  NON_STRING_KEY: 'a key must be plain text',
+  RESOURCE_EXHAUSTION: 'aliases (*name) repeat or nest too deeply to read',
+  TAB_AS_INDENT: 'a tab is used to indent (YAML indents with spaces)',
+  TAG_RESOLVE_FAILED: 'a tag (!name) is not understood',
+  UNEXPECTED_TOKEN: 'a character is not where YAML allows it (an unclosed or stray bracket, quote or ":"?)',
+};
+
+function yamlErrorWords(error: YAMLError): string {
+  return YAML_ERROR_WORDS[error.code];
 }
 
 /**
@@ -31,23 +98,11 @@ export function formatIssue(issue: ConfigIssue): string {
  * findings into issues pointing at the same document's lines.
  */
 export function parseYamlWithSchema<S extends z.ZodType>(text: string, file: string, schema: S): SchemaParse<z.infer<S>> {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      issues: doc.errors.map((e) => ({
-        file,
-        path: '',
-        message: `invalid YAML: ${(e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`,
-        line: e.linePos?.[0]?.line,
-      })),
-    };
-  }
-  const lineFor: LineFor = (path) => lineOf(doc, lineCounter, path);
-  const parsed = validateWithSchema(doc.toJS() ?? {}, file, schema, lineFor);
+  const read = readYamlDocument(text, file);
+  if (!read.ok) return read;
+  const parsed = validateWithSchema(read.raw ?? {}, file, schema, read.lineFor);
   if (!parsed.ok) return parsed;
-  return { ok: true, data: parsed.data, locate: (issues) => locateIssues(issues, file, lineFor) };
+  return { ok: true, data: parsed.data, locate: (issues) => locateIssues(issues, file, read.lineFor) };
 }
 
 /** Validates an already-parsed value; unknown keys are reported one by one with their full path. */
@@ -57,14 +112,17 @@ export function validateWithSchema<S extends z.ZodType>(
   schema: S,
   lineFor: LineFor = () => undefined,
 ): { ok: true; data: z.infer<S> } | { ok: false; issues: ConfigIssue[] } {
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse(raw, { error: plainWords });
   if (parsed.success) return { ok: true, data: parsed.data };
   const issues: ConfigIssue[] = [];
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
+      const known = knownKeysAt(schema, issue.path);
       for (const key of issue.keys) {
         const path = [...issue.path, key];
-        issues.push({ file, path: dottedPath(path), message: 'unknown key', line: lineFor(path) });
+        const meant = closestWord(key, known);
+        const message = meant === null ? 'unknown key' : `unknown key (did you mean ${meant}?)`;
+        issues.push({ file, path: dottedPath(path), message, line: lineFor(path) });
       }
       continue;
     }
@@ -86,11 +144,22 @@ export function dottedPath(path: PropertyKey[]): string {
 }
 
 function lineOf(doc: Document, counter: LineCounter, path: PropertyKey[]): number | undefined {
-  // Walk up until a node exists, so a missing key points at its parent.
-  for (let n = path.length; n >= 0; n--) {
-    const keys = path.slice(0, n).map((k) => (typeof k === 'symbol' ? String(k) : k));
-    const node = n === 0 ? doc.contents : doc.getIn(keys, true);
+  if (path.length === 0) return isNode(doc.contents) && doc.contents.range ? counter.linePos(doc.contents.range[0]).line : undefined;
+  // Walk up until a node exists, so a missing key points at its parent —
+  // but not at the document itself: a whole missing section has no line.
+  for (let n = path.length; n >= 1; n--) {
+    const node = entryAt(doc, path.slice(0, n));
     if (isNode(node) && node.range) return counter.linePos(node.range[0]).line;
   }
+  return undefined;
+}
+
+/** The node where `path` is written: a mapping entry's key (its value may start lines later), a list's item. */
+function entryAt(doc: Document, path: PropertyKey[]): unknown {
+  const keys = path.map((k) => (typeof k === 'symbol' ? String(k) : k));
+  const last = keys[keys.length - 1];
+  const parent = keys.length === 1 ? doc.contents : doc.getIn(keys.slice(0, -1), true);
+  if (isMap(parent)) return parent.items.find((pair) => isScalar(pair.key) && String(pair.key.value) === String(last))?.key;
+  if (isSeq(parent) && typeof last === 'number') return parent.items[last];
   return undefined;
 }

@@ -24,10 +24,12 @@ export function registerBreakers(program: Command): void {
     breakers
       .command('probe')
       .description('let the next request probe tripped breakers now (you know the provider recovered early)')
-      .requiredOption('--seat <id>', 'the seat (its seat-wide breakers and its models)')
+      .option('--seat <id>', 'the seat (its seat-wide breakers and its models); required')
       .option('--model <model>', 'only this model on --seat (and a provider breaker covering it)'),
-  ).action(async (opts: ResetOptions & { seat: string }) => {
-    process.exitCode = await runProbe(opts);
+  ).action(async (opts: ResetOptions) => {
+    // checked here, not by commander, so an unknown option is reported first, as for every command
+    if (opts.seat === undefined) throw new CliError('routeplane: breakers probe needs --seat (and optionally --model)', EXIT_BAD_INPUT);
+    process.exitCode = await runProbe({ ...opts, seat: opts.seat });
   });
 }
 

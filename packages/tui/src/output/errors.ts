@@ -1,3 +1,4 @@
+import { CommanderError } from 'commander';
 import { ControlRequestError, DaemonNotRunningError } from '../client/control-client.js';
 import { ClientConfigError } from '../client/socket-path.js';
 
@@ -12,12 +13,17 @@ export class CliError extends Error {
   }
 }
 
-/** Exit codes: 1 for a failed operation, 2 for bad input (config, usage). */
+/**
+ * Exit codes, the same for every command: 0 success, 1 a failed operation
+ * (daemon not running, nothing found), 2 bad input (usage, config).
+ */
 export const EXIT_FAILURE = 1;
 export const EXIT_BAD_INPUT = 2;
 
-/** Turns any error into the lines to print and the exit code. */
+/** Turns any error into the lines to print ('' when already printed) and the exit code. */
 export function describeFailure(err: unknown): { message: string; exitCode: number } {
+  // commander has printed its own words (help, version, or `error: unknown option …`)
+  if (err instanceof CommanderError) return { message: '', exitCode: err.exitCode === 0 ? 0 : EXIT_BAD_INPUT };
   if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode };
   if (err instanceof ClientConfigError) return { message: err.message, exitCode: EXIT_BAD_INPUT };
   if (err instanceof DaemonNotRunningError) return { message: err.message, exitCode: EXIT_FAILURE };

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, requireBuiltCli, runCli, tempHome } from './cli-harness.js';
@@ -25,50 +25,91 @@ seats:
 routes:
   - model: sonnet
     chain: [{ seat: max-a, model: claude-sonnet-4-5 }]
+  - model: gpt
+    chain: [{ seat: team, model: gpt-5 }]
 influence: { enabled: true }
 `;
+const KEYS = { RP_KEY_A: 'a', RP_KEY_B: 'b' };
 
 describe('routeplane config check', () => {
   it('names the file and what it holds in one line when valid', async () => {
     const { dir, file } = setup(VALID);
-    const result = await runCli(['config', 'check', '--config', file], isolatedEnv(dir, { RP_KEY_A: 'a', RP_KEY_B: 'b' }), dir);
-    expect(result).toEqual({ code: 0, signal: null, stdout: `✓ ${file}: valid — 2 seats, 1 route, influence on\n`, stderr: '' });
+    const result = await runCli(['config', 'check', '--config', file], isolatedEnv(dir, KEYS), dir);
+    expect(result).toEqual({ code: 0, signal: null, stdout: `✓ ${file}: valid — 2 seats, 2 routes, influence on\n`, stderr: '' });
   });
 
   it('finds ./routeplane.yaml without --config', async () => {
     const { dir, file } = setup(VALID);
-    const result = await runCli(['config', 'check'], isolatedEnv(dir, { RP_KEY_A: 'a', RP_KEY_B: 'b' }), dir);
-    expect(result.stdout).toBe(`✓ ${file}: valid — 2 seats, 1 route, influence on\n`);
+    const result = await runCli(['config', 'check'], isolatedEnv(dir, KEYS), dir);
+    expect(result.stdout).toBe(`✓ ${file}: valid — 2 seats, 2 routes, influence on\n`);
   });
 
-  it('lists every problem, one per line as FILE: path: message, and exits 2', async () => {
-    const { dir, file } = setup(VALID.replace('influence: { enabled: true }', 'influence: { enabled: true, trip_treshold: 3 }'));
-    const result = await runCli(['config', 'check', '--config', file], isolatedEnv(dir), dir);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    const lines = result.stderr.trimEnd().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/: influence\.trip_treshold: unknown key/);
-    expect(lines[0]!.startsWith(`${file}: `)).toBe(true);
-
-    // with the typo fixed, the missing key variables are named (and only named)
-    const { dir: dir2, file: file2 } = setup(VALID);
-    const missing = await runCli(['config', 'check', '--config', file2], isolatedEnv(dir2), dir2);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr.trimEnd().split('\n')).toEqual([
-      expect.stringMatching(
-        new RegExp(
-          `^${file2.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: seats\\[0\\]\\.api_key_env: environment variable RP_KEY_A is not set`,
-        ),
-      ),
-      expect.stringMatching(/seats\[1\]\.api_key_env: environment variable RP_KEY_B is not set/),
+  it('prints warnings one per line as FILE: warning: path: message and still exits 0', async () => {
+    const { dir, file } = setup(
+      VALID.replace('influence: { enabled: true }', '').replace('{ seat: team, model: gpt-5 }', '{ seat: max-a, model: gpt-5 }'),
+    );
+    const result = await runCli(['config', 'check', '--config', file], isolatedEnv(dir, KEYS), dir);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`✓ ${file}: valid — 2 seats, 2 routes, influence off, 2 warnings\n`);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      `${file}: warning: seats[1].id: no route uses seat "team" (line 4)`,
+      `${file}: warning: influence.enabled: routing influence is off: a seat out of credit or rate-limited keeps its place and every agent still tries it first`,
     ]);
   });
 
-  it('says which file is missing', async () => {
-    const { dir } = setup(VALID);
-    const result = await runCli(['config', 'check', '--config', join(dir, 'nope.yaml')], isolatedEnv(dir), dir);
+  it('lists every problem — schema, cross-checks, environment — in one run, one per line, and exits 2', async () => {
+    const broken = VALID.replace('influence: { enabled: true }', 'influence: { enabled: true, trip_treshold: 3, cooldown_secs: "abc" }')
+      .replace('{ seat: team, model: gpt-5 }', '{ seat: nobody, model: gpt-5 }')
+      .replace('https://api.openai.com/v1', 'api.openai.com');
+    const { dir, file } = setup(broken);
+    const result = await runCli(['config', 'check', '--config', file], isolatedEnv(dir, { RP_KEY_A: 'a' }), dir);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`${join(dir, 'nope.yaml')}: file not found\n`);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      `${file}: seats[1].base_url: expected an http(s) URL (line 4)`,
+      `${file}: seats[1].api_key_env: environment variable RP_KEY_B is not set (line 4)`,
+      `${file}: routes[1].chain[0].seat: unknown seat "nobody" (declared: max-a, team) (line 9)`,
+      `${file}: influence.cooldown_secs: expected a number, got "abc" (line 10)`,
+      `${file}: influence.trip_treshold: unknown key (did you mean trip_threshold?) (line 10)`,
+      // the unused seat is a warning, after the errors
+      `${file}: warning: seats[1].id: no route uses seat "team" (line 4)`,
+    ]);
+  });
+
+  it('an empty file says what a config needs', async () => {
+    const { dir, file } = setup('# to be written\n');
+    const result = await runCli(['config', 'check', '--config', file], isolatedEnv(dir), dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^${regexQuoted(file)}: the file is empty: a config needs at least one seat .*\`routeplane config init\` writes a commented starter\\n$`,
+      ),
+    );
+  });
+
+  it('says which file is missing, and how to write it', async () => {
+    const { dir } = setup(VALID);
+    const missing = join(dir, 'nope.yaml');
+    const result = await runCli(['config', 'check', '--config', missing], isolatedEnv(dir), dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`${missing}: file not found (\`routeplane config init --path ${missing}\` writes one)\n`);
+  });
+
+  it('no config anywhere: exit 2 and one line naming every place looked and `routeplane config init`', async () => {
+    const h = tempHome();
+    cleanups.push(h.remove);
+    const cwd = join(h.dir, 'project');
+    mkdirSync(cwd);
+    for (const command of [['config', 'check'], ['serve']]) {
+      const result = await runCli(command, isolatedEnv(h.dir), cwd);
+      expect(result.code, command.join(' ')).toBe(2);
+      expect(result.stderr).toBe(
+        `routeplane: no config found (looked for ${join(cwd, 'routeplane.yaml')} and ${join(h.dir, '.config', 'routeplane', 'routeplane.yaml')}); write one with \`routeplane config init\`\n`,
+      );
+    }
   });
 });
+
+function regexQuoted(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

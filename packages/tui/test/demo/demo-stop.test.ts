@@ -113,7 +113,7 @@ describe('stopping routeplane demo', () => {
       );
       const run = demo(['--no-top', '--scenario', file]);
       expect(await run.exited).toBe(2);
-      expect(run.output.stderr.trim()).toBe(`${file}: seats[0].timline: unknown key (line 5)`);
+      expect(run.output.stderr.trim()).toBe(`${file}: seats[0].timline: unknown key (did you mean timeline?) (line 5)`);
       expect(run.output.stdout).toBe('');
     } finally {
       rmSync(dir, { recursive: true, force: true });

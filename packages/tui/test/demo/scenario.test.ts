@@ -44,7 +44,7 @@ describe('scenario file', () => {
 
   it('names the file, the path and the line of an unknown key', () => {
     const text = MINIMAL.replace('    models: [claude-sonnet-4-5]', '    models: [claude-sonnet-4-5]\n    timline: []');
-    expect(errorsOf(text)).toEqual(['bad.yaml: seats[0].timline: unknown key (line 6)']);
+    expect(errorsOf(text)).toEqual(['bad.yaml: seats[0].timline: unknown key (did you mean timeline?) (line 6)']);
   });
 
   it('rejects an unknown phase, naming where it is', () => {

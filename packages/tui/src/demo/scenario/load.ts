@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { formatIssue, parseYamlWithSchema, type ConfigIssue, type RawIssue } from '@routeplane/shared';
+import { packageFile } from '../../package-file.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 
 export type ScenarioIssue = ConfigIssue;
@@ -8,7 +8,7 @@ export type ScenarioIssue = ConfigIssue;
 export type ScenarioResult = { ok: true; file: string; scenario: Scenario } | { ok: false; file: string; issues: ScenarioIssue[] };
 
 /** The scenario `routeplane demo` plays when no --scenario is given. */
-export const DEFAULT_SCENARIO_FILE = fileURLToPath(new URL('../../../scenarios/default.yaml', import.meta.url));
+export const DEFAULT_SCENARIO_FILE = packageFile('scenarios/default.yaml');
 
 export { formatIssue as formatScenarioIssue };
 

@@ -1,0 +1,45 @@
+import type { Env } from './load.js';
+import type { ConfigView } from './config-view.js';
+import type { RawIssue } from './yaml-document.js';
+
+/**
+ * The variables the config names must be set where the daemon runs. Only
+ * names are ever reported, never a value.
+ */
+export function envCheck(config: ConfigView, env: Env): RawIssue[] {
+  const issues: RawIssue[] = [];
+  const unset = (name: string | null | undefined): name is string => typeof name === 'string' && !env[name];
+  config.seats?.forEach((seat, i) => {
+    if (unset(seat?.api_key_env)) {
+      issues.push({ path: ['seats', i, 'api_key_env'], message: `environment variable ${seat.api_key_env} is not set` });
+    }
+  });
+  const tokenEnv = config.server?.auth_token_env;
+  if (unset(tokenEnv)) issues.push({ path: ['server', 'auth_token_env'], message: `environment variable ${tokenEnv} is not set` });
+  issues.push(...agentTokens(config, env));
+  return issues;
+}
+
+/** spec/policy.md "Agents": each token_env must be set, and no two agents may share a token. */
+function agentTokens(config: ConfigView, env: Env): RawIssue[] {
+  const issues: RawIssue[] = [];
+  const holderOf = new Map<string, string>();
+  const tokenEnv = config.server?.auth_token_env;
+  const defaultToken = typeof tokenEnv === 'string' ? env[tokenEnv] : undefined;
+  if (tokenEnv && defaultToken) holderOf.set(defaultToken, tokenEnv);
+  config.server?.agents?.forEach((agent, i) => {
+    const name = agent?.token_env;
+    if (name === undefined) return;
+    const path = ['server', 'agents', i, 'token_env'];
+    const token = env[name];
+    if (!token) {
+      issues.push({ path, message: `environment variable ${name} is not set` });
+      return;
+    }
+    const holder = holderOf.get(token);
+    if (holder !== undefined && holder !== name)
+      issues.push({ path, message: `${name} holds the same token as ${holder}: tokens must differ` });
+    else holderOf.set(token, name);
+  });
+  return issues;
+}
