@@ -99,6 +99,11 @@ export async function attemptTarget(
     const relayed = await relaySuccess(x.res, status, headers, sent.body, x.agent, x.family, target.label, check);
     switch (relayed.kind) {
       case 'done':
+        if (relayed.passedBack !== null) {
+          // an error the request caused, relayed as the upstream sent it: evidence of nothing, and no success either
+          note(relayed.passedBack.outcome, status, relayed.passedBack.evidence);
+          return { kind: 'answered', status };
+        }
         deps.firstByte(target.label, headMs);
         note('ok', status, OK);
         return { kind: 'answered', status };

@@ -8,7 +8,8 @@ import type { BodySink, UpstreamBody } from './upstream-exchange.js';
 import type { Classified } from '../signals/classify.js';
 
 export type RelayResult =
-  | { kind: 'done' }
+  /** `passedBack`: the first chunk was an error that is the request's own fault, relayed as sent (spec/signals.md) — no success */
+  | { kind: 'done'; passedBack: Classified | null }
   /** the first chunk showed an error instead of an answer (spec/signals.md "Errors inside a 2xx"): nothing reached the agent */
   | { kind: 'embedded_error'; classified: Classified; body: Buffer }
   /** the body failed before any byte reached the agent: the request may still fail over */
@@ -42,6 +43,7 @@ export function relaySuccess(
 class Relay implements BodySink {
   private started = false;
   private settled = false;
+  private passedBack: Classified | null = null;
   private waitingForDrain = false;
 
   constructor(
@@ -74,6 +76,7 @@ class Relay implements BodySink {
         this.resolve({ kind: 'embedded_error', classified: error, body: chunk });
         return;
       }
+      this.passedBack = error;
       res.writeHead(this.status, this.headers);
       this.started = true;
     }
@@ -93,7 +96,7 @@ class Relay implements BodySink {
     if (this.agent.gone) return this.resolve({ kind: 'aborted' });
     if (!this.started) this.res.writeHead(this.status, this.headers);
     this.res.end();
-    this.resolve({ kind: 'done' });
+    this.resolve({ kind: 'done', passedBack: this.passedBack });
   }
 
   fail(err: Error): void {
