@@ -6,7 +6,7 @@ import { type Evidence, evidenceClass, OK } from '../signals/evidence.js';
 import { parseRetryAfter } from '../signals/retry-after.js';
 import { transportEvidence } from '../signals/transport-evidence.js';
 import { routeplaneHeaders } from './agent-response.js';
-import { readErrorBody } from './error-body.js';
+import { readErrorBody, redactSecrets } from './error-body.js';
 import { keepErrorResponse, type KeptError, sendKeptError } from './failure-answers.js';
 import { relayedResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import { spliceModel } from './model-swap.js';
@@ -96,7 +96,8 @@ export async function attemptTarget(
     Object.assign(headers, routeplaneHeaders(x.requestId, attempts.length + 1, target.label, x.decisionHeader));
     const check = (chunk: Buffer) =>
       classifyEmbedded({ family: x.family, headers: sent.headers, chunk, now, secrets: deps.secrets }, deps.limits);
-    const relayed = await relaySuccess(x.res, status, headers, sent.body, x.agent, x.family, target.label, check);
+    const redact = (chunk: Buffer) => redactSecrets(chunk, deps.secretNeedles);
+    const relayed = await relaySuccess(x.res, status, headers, sent.body, x.agent, x.family, target.label, check, redact);
     switch (relayed.kind) {
       case 'done':
         if (relayed.passedBack !== null) {

@@ -21,6 +21,9 @@ export type RelayResult =
 /** Reads the first chunk of a 2xx: null to serve it, or what the error inside it is evidence of. */
 export type FirstChunkCheck = (chunk: Buffer) => Classified | null;
 
+/** Takes every secret out of a chunk (error-body.ts `redactSecrets`). */
+export type Redact = (chunk: Buffer) => Buffer;
+
 /**
  * Relays a 2xx body chunk by chunk as it arrives; never buffers it. The
  * status line and headers go out with the first chunk, not before, so a body
@@ -36,8 +39,9 @@ export function relaySuccess(
   family: Family,
   label: string,
   check: FirstChunkCheck,
+  redact: Redact,
 ): Promise<RelayResult> {
-  return new Promise((resolve) => body.pipeTo(new Relay(res, status, headers, body, agent, family, label, check, resolve)));
+  return new Promise((resolve) => body.pipeTo(new Relay(res, status, headers, body, agent, family, label, check, redact, resolve)));
 }
 
 class Relay implements BodySink {
@@ -55,6 +59,7 @@ class Relay implements BodySink {
     private readonly family: Family,
     private readonly label: string,
     private readonly check: FirstChunkCheck,
+    private readonly redact: Redact,
     private readonly resolveWith: (result: RelayResult) => void,
   ) {}
 
@@ -64,9 +69,10 @@ class Relay implements BodySink {
     this.resolveWith(result);
   }
 
-  data(chunk: Buffer): void {
+  data(received: Buffer): void {
     if (this.settled) return;
     const { res } = this;
+    let chunk = received;
     if (!this.started) {
       const error = this.check(chunk);
       // an error the request caused (`none`) goes to the agent as the upstream sent it; any other fails over
@@ -77,6 +83,7 @@ class Relay implements BodySink {
         return;
       }
       this.passedBack = error;
+      if (error !== null) chunk = this.withoutSecrets(chunk);
       res.writeHead(this.status, this.headers);
       this.started = true;
     }
@@ -89,6 +96,20 @@ class Relay implements BodySink {
         this.body.resume();
       });
     }
+  }
+
+  /**
+   * An error relayed as sent may quote the seat's key (some providers echo the
+   * credential they got): taken out like in any error body, with a declared
+   * length corrected by what the redaction changed.
+   */
+  private withoutSecrets(chunk: Buffer): Buffer {
+    const clean = this.redact(chunk);
+    const declared = this.headers['content-length'];
+    if (clean.length !== chunk.length && typeof declared === 'string') {
+      this.headers['content-length'] = String(Number(declared) + clean.length - chunk.length);
+    }
+    return clean;
   }
 
   end(): void {
