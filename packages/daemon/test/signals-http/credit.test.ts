@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isBreaker } from '../helpers/events.js';
 import { startTwoSeats, type TwoSeats } from '../helpers/two-seats.js';
 import { anthropic, openai, openrouter } from '../signals/fixtures.js';
-import { answer, ask, attemptsOf, controlSnapshot, controlStatus } from './support.js';
+import { askWithSdk } from './sdk.js';
+import { answer, attemptsOf, controlSnapshot, controlStatus } from './support.js';
 
 /**
  * `credit` over real HTTP (spec/signals.md "Evidence classes"): every way a
@@ -102,7 +103,7 @@ describe('credit: the seat is out of money, whatever the status', () => {
   it.each(cases)('$name: trips the seat at once, fails over, and the next request goes to the sibling first', async (c) => {
     fx = await startTwoSeats({ provider: c.provider, influence, behaviourA: answer(c.status, c.body) });
 
-    expect(await ask(fx.t, c.provider)).toBe('hello from model-b');
+    expect(await askWithSdk(fx.t, c.provider)).toBe('hello from model-b');
     const d = await fx.t.events.nextDecision();
     expect(attemptsOf(d)).toEqual([
       ['a/model-a', c.outcome, c.status, 'credit'],
@@ -146,7 +147,7 @@ describe('credit: the seat is out of money, whatever the status', () => {
     expect(status.open).toEqual([expect.objectContaining({ scope: 'seat_credit', seat: 'a', reason: 'credit', signal: c.signal })]);
 
     // the next wave pays no wasted first hop into the empty seat
-    expect(await ask(fx.t, c.provider)).toBe('hello from model-b');
+    expect(await askWithSdk(fx.t, c.provider)).toBe('hello from model-b');
     const next = await fx.t.events.nextDecision();
     expect(next.chain.map((e) => [e.seat, e.state, e.reason])).toEqual([
       ['b', 'healthy', null],

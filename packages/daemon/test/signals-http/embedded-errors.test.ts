@@ -3,7 +3,8 @@ import { isBreaker } from '../helpers/events.js';
 import { anthropicMessageStream, type Behaviour, openaiChatCompletion, openaiChatStream, respond } from '../helpers/fake-upstream.js';
 import { CHAT, chatBody, MESSAGES, messagesBody, startTwoSeats, type TwoSeats } from '../helpers/two-seats.js';
 import { anthropicStream, openrouter } from '../signals/fixtures.js';
-import { anthropicClient, attemptsOf, controlSnapshot, openaiClient } from './support.js';
+import { anthropicClient, openaiClient } from './sdk.js';
+import { attemptsOf, controlSnapshot } from './support.js';
 
 /**
  * Errors inside a 2xx (spec/signals.md "Errors inside a 2xx"): OpenRouter

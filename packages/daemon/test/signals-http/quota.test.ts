@@ -189,6 +189,43 @@ describe('quota, seat-wide: held until the provider says, then one probe', () =>
   });
 });
 
+describe('quota deadlines only move forward', () => {
+  it('a later reset extends the quota, an earlier one changes nothing (fail-open attempts, not probes)', async () => {
+    const first = epochSecondsIn(3 * 3600);
+    const seat = await startFakeUpstream(answer(429, anthropic.accountRateLimit, unifiedRejected(first, 'five_hour')));
+    upstreams = [seat];
+    daemon = await startTestDaemon({
+      seats: [{ id: 'max', provider: 'anthropic', upstream: seat }],
+      routes: [{ model: 'claude', chain: [{ seat: 'max', model: 'claude-sonnet-4-5' }] }],
+      influence,
+    });
+    await ask(daemon, 'anthropic').catch(() => null);
+    const trip = await daemon.events.take(isBreaker('tripped', 'max'));
+    expect(trip.breaker).toMatchObject({ key: 'quota:max', until: first * 1000, reset_at: first * 1000 });
+
+    // every target tripped: the request goes anyway (fail open) and meets a later reset
+    const later = first + 3600;
+    seat.setDefault(answer(429, anthropic.accountRateLimit, unifiedRejected(later, 'five_hour')));
+    await ask(daemon, 'anthropic').catch(() => null);
+    await daemon.events.nextDecision();
+    const extended = await daemon.events.take(isBreaker('extended', 'max'));
+    expect(extended).toMatchObject({ key: 'quota:max', until: later * 1000, failed_probes: 0 });
+    expect(extended.breaker).toMatchObject({ reset_at: later * 1000, signal: { header: `anthropic-ratelimit-unified-reset: ${later}` } });
+
+    // an earlier reset does not pull the deadline back
+    seat.setDefault(answer(429, anthropic.accountRateLimit, unifiedRejected(first - 600, 'five_hour')));
+    await ask(daemon, 'anthropic').catch(() => null);
+    const failOpen = await daemon.events.nextDecision();
+    const last = await daemon.events.nextDecision();
+    expect([failOpen.fail_open, last.fail_open]).toEqual([true, true]);
+    const [breaker] = (await controlSnapshot(daemon)).breakers;
+    expect(breaker).toMatchObject({ key: 'quota:max', until: later * 1000, reset_at: later * 1000 });
+    // both answers were counted against the open breaker (the second count is announced at the end of its 250 ms window)
+    await expect.poll(async () => (await controlSnapshot(daemon!)).breakers[0]?.refused_count).toBe(2);
+    expect(daemon.events.all(isBreaker('extended'))).toHaveLength(1);
+  });
+});
+
 describe('quota, one target: a per-model weekly cap', () => {
   it("seven_day_opus sidelines only opus on that seat: the seat's other models keep serving first", async () => {
     const reset = epochSecondsIn(4 * 86_400);

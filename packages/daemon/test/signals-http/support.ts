@@ -4,19 +4,17 @@
  * provider answers written byte for byte, and the time values providers put
  * in their headers, made relative to the real clock the daemon runs on.
  */
-import Anthropic from '@anthropic-ai/sdk';
 import type { BreakerEvent, DecisionEvent, Snapshot, StatusSummary } from '@routeplane/shared';
-import OpenAI from 'openai';
 import { LineClient } from '../control/line-client.js';
 import { isBreaker } from '../helpers/events.js';
 import type { Behaviour } from '../helpers/fake-upstream.js';
 import type { TestDaemon } from '../helpers/test-daemon.js';
 
 /** One control command on a fresh connection, its result (throws on an error reply). */
-async function control<T>(t: TestDaemon, cmd: string): Promise<T> {
+async function control<T>(t: TestDaemon, cmd: string, args: Record<string, unknown> = {}): Promise<T> {
   const client = await LineClient.connect(t.daemon.socketPath);
   try {
-    const reply = await client.request(cmd);
+    const reply = await client.request(cmd, args);
     if (reply.ok !== true) throw new Error(`${cmd} failed: ${JSON.stringify(reply.error)}`);
     return reply.result as T;
   } finally {
@@ -26,6 +24,8 @@ async function control<T>(t: TestDaemon, cmd: string): Promise<T> {
 
 export const controlSnapshot = (t: TestDaemon): Promise<Snapshot> => control<Snapshot>(t, 'snapshot');
 export const controlStatus = (t: TestDaemon): Promise<StatusSummary> => control<StatusSummary>(t, 'status');
+/** `probe`: the seat's open breakers become probe-ready now (spec/protocol-v2.md), so a test need not wait out a deadline it is not about. */
+export const controlProbe = (t: TestDaemon, seat: string): Promise<{ made_ready: number }> => control(t, 'probe', { seat });
 
 /** An answer exactly as a provider writes it: the body is sent as given, not re-serialized. */
 export function answer(status: number, body: string, headers: Record<string, string | undefined> = {}): Behaviour {
@@ -76,32 +76,24 @@ export function attemptsOf(d: DecisionEvent): Array<[string, string, number | nu
   return d.attempts.map((a) => [`${a.seat}/${a.model}`, a.outcome, a.status, a.evidence]);
 }
 
-/** The agent's own key: never forwarded, so nothing upstream can echo it. */
-const AGENT_KEY = 'agent-key-of-the-test';
-
-export function openaiClient(t: TestDaemon): OpenAI {
-  return new OpenAI({ apiKey: AGENT_KEY, baseURL: `${t.url}/v1`, maxRetries: 0 });
-}
-
-export function anthropicClient(t: TestDaemon): Anthropic {
-  return new Anthropic({ apiKey: AGENT_KEY, baseURL: t.url, maxRetries: 0 });
-}
-
 /**
- * One request through the family's official client, as an agent sends it
- * (`model` is the route: `gpt` or `claude` in the two-seat fixture); the
- * text it got back.
+ * One request as an agent sends it (`model` is the route: `gpt` or `claude`
+ * in the two-seat fixture); the text it got back. A failed answer throws,
+ * as a client library would.
  */
 export async function ask(
   t: TestDaemon,
   provider: 'openai' | 'anthropic',
   model = provider === 'openai' ? 'gpt' : 'claude',
 ): Promise<string> {
-  const messages = [{ role: 'user' as const, content: 'hi' }];
-  if (provider === 'openai') {
-    const completion = await openaiClient(t).chat.completions.create({ model, messages });
-    return completion.choices[0]?.message.content ?? '';
-  }
-  const message = await anthropicClient(t).messages.create({ model, max_tokens: 16, messages });
-  return message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+  const messages = [{ role: 'user', content: 'hi' }];
+  const res =
+    provider === 'openai'
+      ? await t.post('/v1/chat/completions', { model, messages })
+      : await t.post('/v1/messages', { model, max_tokens: 16, messages });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${provider} ${model}: ${res.status} ${text}`);
+  const body = JSON.parse(text);
+  if (provider === 'openai') return body.choices[0].message.content;
+  return body.content.map((block: { type: string; text?: string }) => (block.type === 'text' ? block.text : '')).join('');
 }
