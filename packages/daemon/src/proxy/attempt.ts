@@ -89,8 +89,9 @@ export async function attemptTarget(
   const { status } = sent;
   const headMs = performance.now() - started;
   const now = deps.now();
-  deps.observe(target.seat, sent.headers, now);
   const headers = relayedResponseHeaders(sent.headers, deps.secrets);
+  // usage windows end up on screens: read from the relayed headers, which drop any that carry a secret
+  deps.observe(target.seat, headers, now);
 
   if (status >= 200 && status < 300) {
     Object.assign(headers, routeplaneHeaders(x.requestId, attempts.length + 1, target.label, x.decisionHeader));
