@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isBreaker, isDecision } from '../helpers/events.js';
-import { type Behaviour, type FakeUpstream, type RecordedRequest, startFakeUpstream } from '../helpers/fake-upstream.js';
+import { type Behaviour, type FakeUpstream, type RecordedRequest, respond, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chatBody, MESSAGES, messagesBody } from '../helpers/two-seats.js';
 import { LineClient } from '../control/line-client.js';
+import { controlSnapshot } from './support.js';
 
 /**
  * No seat key in any signal, event, decision, log line or response body
@@ -155,5 +156,36 @@ describe('a seat key echoed by the upstream reaches no one', () => {
     ].join('\n');
     expect(everything).toContain('[redacted]');
     for (const key of keys) expect(everything).not.toContain(key);
+  });
+});
+
+describe('a seat key echoed in a usage header reaches no screen', () => {
+  it("a window's status that carries the key is not kept; the rest of the window is", async () => {
+    const up = await startFakeUpstream((req, res) => {
+      res.setHeader('anthropic-ratelimit-unified-5h-status', keyOf(req));
+      res.setHeader('anthropic-ratelimit-unified-5h-utilization', '0.5');
+      res.setHeader('anthropic-ratelimit-unified-7d-status', 'allowed');
+      res.setHeader('anthropic-ratelimit-unified-7d-utilization', '0.25');
+      return respond.anthropicMessage()(req, res);
+    });
+    upstreams.push(up);
+    t = await startTestDaemon({
+      seats: [{ id: 'max', provider: 'anthropic', upstream: up }],
+      routes: [{ model: 'claude', chain: [{ seat: 'max', model: 'claude-sonnet-4-5' }] }],
+      influence: { enabled: true },
+    });
+    const res = await t.post(MESSAGES, messagesBody());
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    expect(keyOf(up.requests[0]!)).toBe(t.keys.max);
+
+    const snapshot = await controlSnapshot(t);
+    expect(snapshot.seats[0]!.usage!.windows).toEqual([
+      { name: '5h', utilization: 0.5, reset_at: null, status: null },
+      { name: '7d', utilization: 0.25, reset_at: null, status: 'allowed' },
+    ]);
+    // not even the part of the key a 40-character status would have kept
+    const random = t.keys.max!.slice(-36);
+    expect(JSON.stringify(snapshot)).not.toContain(random.slice(0, 12));
   });
 });
