@@ -119,7 +119,7 @@ describe('quota → one probe at the deadline', () => {
 
     // 2. the next probe meets a server error: the credit cooldown, doubled per failed probe
     // (the 1 s hold was shown above: made probe-ready now rather than waited out)
-    expect(await controlProbe(fx.t, 'a')).toEqual({ made_ready: 1 });
+    await controlProbe(fx.t, 'a');
     await fx.t.events.take(isBreaker('probe_ready', 'a'));
     fx.a.setDefault(
       answer(
