@@ -74,7 +74,7 @@ function recordFailure(s: EngineState, keys: TargetKeys, evidence: Failure, clai
     const held = s.table.get(c.key);
     if (held === undefined || held.claimId !== c.claimId) continue;
     failed.add(held);
-    failProbe(s, held, `probe failed: ${describe(evidence)}`, signal, quotaWait, resetAt);
+    failProbe(s, held, `probe failed: ${describe(evidence)}`, signal, quotaWait, resetAt, now);
   }
   // Evidence against a breaker already open outside a probe changes no cooldown; it is counted.
   for (const key of keys.covering) {
@@ -99,7 +99,7 @@ function recordFailure(s: EngineState, keys: TargetKeys, evidence: Failure, clai
       const held = s.table.get(key);
       // a probe of this very breaker that just failed already took the new reset
       if (held !== undefined && failed.has(held)) return;
-      setDeadline(s, 'quota', subject, quotaWait!, evidence.resetAt, describe(evidence), signal);
+      setDeadline(s, 'quota', subject, quotaWait!, evidence.resetAt, describe(evidence), signal, now);
       return;
     }
     case 'rate_limit':

@@ -66,8 +66,9 @@ export function setDeadline(
   resetAt: number | null,
   reason: string,
   signal: Signal | null,
+  /** when the wait was measured: a quota's wait runs to its stated reset, so `until` lands exactly on it */
+  now: number = s.clock.now(),
 ): void {
-  const now = s.clock.now();
   const until = now + waitMs;
   const key = breakerKey(kind, subject);
   const held = s.table.get(key);
@@ -102,8 +103,9 @@ export function failProbe(
   signal: Signal | null,
   quotaWaitMs: number | null,
   resetAt: number | null,
+  /** when `quotaWaitMs` was measured (see setDeadline) */
+  now: number = s.clock.now(),
 ): void {
-  const now = s.clock.now();
   const b = held.b;
   b.failed_probes++;
   b.since = now;

@@ -6,7 +6,7 @@ import { type Evidence, evidenceClass, OK } from '../signals/evidence.js';
 import { parseRetryAfter } from '../signals/retry-after.js';
 import { transportEvidence } from '../signals/transport-evidence.js';
 import { routeplaneHeaders } from './agent-response.js';
-import { readErrorBody } from './error-body.js';
+import { readErrorBody, redactSecrets } from './error-body.js';
 import { keepErrorResponse, type KeptError, sendKeptError } from './failure-answers.js';
 import { relayedResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import { spliceModel } from './model-swap.js';
@@ -90,8 +90,9 @@ export async function attemptTarget(
   const { status } = sent;
   const headMs = performance.now() - started;
   const now = deps.now();
-  deps.observe(target.seat, sent.headers, now, headMs);
   const headers = relayedResponseHeaders(sent.headers, deps.secrets);
+  // usage windows end up on screens: read from the relayed headers, which drop any that carry a secret
+  deps.observe(target.seat, headers, now, headMs);
 
   if (status >= 200 && status < 300) {
     Object.assign(headers, routeplaneHeaders(x.requestId, attempts.length + 1, target.label, x.decisionHeader));
@@ -99,9 +100,26 @@ export async function attemptTarget(
       classifyEmbedded({ family: x.family, headers: sent.headers, chunk, now, secrets: deps.secrets }, deps.limits);
     const encoding = sent.headers['content-encoding'];
     const tap = new UsageTap(encoding === undefined || encoding === 'identity');
-    const relayed = await relaySuccess(x.res, status, headers, sent.body, x.agent, x.family, target.label, check, tap);
+    const redact = (chunk: Buffer) => redactSecrets(chunk, deps.secretNeedles);
+    const relayed = await relaySuccess({
+      res: x.res,
+      status,
+      headers,
+      body: sent.body,
+      agent: x.agent,
+      family: x.family,
+      label: target.label,
+      check,
+      tap,
+      redact,
+    });
     switch (relayed.kind) {
       case 'done':
+        if (relayed.passedBack !== null) {
+          // an error the request caused, relayed as the upstream sent it: evidence of nothing, and no success either
+          note(relayed.passedBack.outcome, status, relayed.passedBack.evidence);
+          return { kind: 'answered', status, usage: null };
+        }
         deps.firstByte(target.label, headMs);
         note('ok', status, OK);
         return { kind: 'answered', status, usage: tap.usage() };

@@ -9,7 +9,8 @@ import type { Classified } from '../signals/classify.js';
 import type { UsageTap } from '../usage/usage-tap.js';
 
 export type RelayResult =
-  | { kind: 'done' }
+  /** `passedBack`: the first chunk was an error that is the request's own fault, relayed as sent (spec/signals.md) — no success */
+  | { kind: 'done'; passedBack: Classified | null }
   /** the first chunk showed an error instead of an answer (spec/signals.md "Errors inside a 2xx"): nothing reached the agent */
   | { kind: 'embedded_error'; classified: Classified; body: Buffer }
   /** the body failed before any byte reached the agent: the request may still fail over */
@@ -21,41 +22,43 @@ export type RelayResult =
 /** Reads the first chunk of a 2xx: null to serve it, or what the error inside it is evidence of. */
 export type FirstChunkCheck = (chunk: Buffer) => Classified | null;
 
+/** Takes every secret out of a chunk (error-body.ts `redactSecrets`). */
+export type Redact = (chunk: Buffer) => Buffer;
+
 /**
  * Relays a 2xx body chunk by chunk as it arrives; never buffers it. The
  * status line and headers go out with the first chunk, not before, so a body
  * that fails before its first byte — or whose first chunk is an error — can
  * still fail over cleanly.
  */
-export function relaySuccess(
-  res: ServerResponse,
-  status: number,
-  headers: HeaderMap,
-  body: UpstreamBody,
-  agent: AgentLink,
-  family: Family,
-  label: string,
-  check: FirstChunkCheck,
-  tap: UsageTap,
-): Promise<RelayResult> {
-  return new Promise((resolve) => body.pipeTo(new Relay(res, status, headers, body, agent, family, label, check, tap, resolve)));
+export interface RelayJob {
+  readonly res: ServerResponse;
+  readonly status: number;
+  readonly headers: HeaderMap;
+  readonly body: UpstreamBody;
+  readonly agent: AgentLink;
+  readonly family: Family;
+  /** `seat/model`, for the broken-stream message */
+  readonly label: string;
+  readonly check: FirstChunkCheck;
+  /** sees every chunk that goes out, for the decision's token usage */
+  readonly tap: UsageTap;
+  /** applied to a first chunk relayed although it is an error (it may echo a key) */
+  readonly redact: Redact;
+}
+
+export function relaySuccess(job: RelayJob): Promise<RelayResult> {
+  return new Promise((resolve) => job.body.pipeTo(new Relay(job, resolve)));
 }
 
 class Relay implements BodySink {
   private started = false;
   private settled = false;
+  private passedBack: Classified | null = null;
   private waitingForDrain = false;
 
   constructor(
-    private readonly res: ServerResponse,
-    private readonly status: number,
-    private readonly headers: HeaderMap,
-    private readonly body: UpstreamBody,
-    private readonly agent: AgentLink,
-    private readonly family: Family,
-    private readonly label: string,
-    private readonly check: FirstChunkCheck,
-    private readonly tap: UsageTap,
+    private readonly job: RelayJob,
     private readonly resolveWith: (result: RelayResult) => void,
   ) {}
 
@@ -65,47 +68,64 @@ class Relay implements BodySink {
     this.resolveWith(result);
   }
 
-  data(chunk: Buffer): void {
+  data(received: Buffer): void {
     if (this.settled) return;
-    const { res } = this;
+    const { res } = this.job;
+    let chunk = received;
     if (!this.started) {
-      const error = this.check(chunk);
+      const error = this.job.check(chunk);
       // an error the request caused (`none`) goes to the agent as the upstream sent it; any other fails over
       if (error !== null && error.verdict !== 'pass_back') {
         // The error is in this first chunk; nothing is waited for beyond it (a stream may stay open).
-        this.body.cancel();
+        this.job.body.cancel();
         this.resolve({ kind: 'embedded_error', classified: error, body: chunk });
         return;
       }
-      res.writeHead(this.status, this.headers);
+      this.passedBack = error;
+      if (error !== null) chunk = this.withoutSecrets(chunk);
+      res.writeHead(this.job.status, this.job.headers);
       this.started = true;
     }
-    this.tap.push(chunk);
+    this.job.tap.push(chunk);
     // The agent reads slower than the upstream writes: stop reading upstream until it catches up.
     if (!res.write(chunk) && !this.waitingForDrain && !res.destroyed) {
       this.waitingForDrain = true;
-      this.body.pause();
+      this.job.body.pause();
       res.once('drain', () => {
         this.waitingForDrain = false;
-        this.body.resume();
+        this.job.body.resume();
       });
     }
   }
 
+  /**
+   * An error relayed as sent may quote the seat's key (some providers echo the
+   * credential they got): taken out like in any error body, with a declared
+   * length corrected by what the redaction changed.
+   */
+  private withoutSecrets(chunk: Buffer): Buffer {
+    const clean = this.job.redact(chunk);
+    const declared = this.job.headers['content-length'];
+    if (clean.length !== chunk.length && typeof declared === 'string') {
+      this.job.headers['content-length'] = String(Number(declared) + clean.length - chunk.length);
+    }
+    return clean;
+  }
+
   end(): void {
     if (this.settled) return;
-    if (this.agent.gone) return this.resolve({ kind: 'aborted' });
-    if (!this.started) this.res.writeHead(this.status, this.headers);
-    this.res.end();
-    this.resolve({ kind: 'done' });
+    if (this.job.agent.gone) return this.resolve({ kind: 'aborted' });
+    if (!this.started) this.job.res.writeHead(this.job.status, this.job.headers);
+    this.job.res.end();
+    this.resolve({ kind: 'done', passedBack: this.passedBack });
   }
 
   fail(err: Error): void {
     if (this.settled) return;
-    const failure = classifyTransportError(err, this.agent.gone);
+    const failure = classifyTransportError(err, this.job.agent.gone);
     if (failure === 'aborted') return this.resolve({ kind: 'aborted' });
     if (!this.started) return this.resolve({ kind: 'failed_early', failure });
-    endBroken(this.res, this.headers, this.family, `upstream ${this.label} broke off mid-response (${failure})`);
+    endBroken(this.job.res, this.job.headers, this.job.family, `upstream ${this.job.label} broke off mid-response (${failure})`);
     this.resolve({ kind: 'broken', failure });
   }
 }

@@ -33,6 +33,15 @@ describe('quota breakers (spec/signals.md "Deadlines")', () => {
     expect(transitions(e.events)).toEqual(['tripped quota:a', 'probe_ready quota:a', 'probe_claimed quota:a', 'cleared quota:a']);
   });
 
+  it('the deadline is the stated reset to the ms, however much time recording itself takes', () => {
+    const e = engine(seats, refs);
+    const resetAt = e.clock.t + 3_600_000;
+    // every read of the clock is a millisecond later: the wait and the deadline must come from one reading
+    e.clock.now = () => e.clock.t++;
+    e.attempt('a', 'opus', { class: 'quota', cover: 'seat', resetAt, signal: sig(429) });
+    expect(e.breaker('quota:a')).toMatchObject({ until: resetAt, reset_at: resetAt });
+  });
+
   it('a per-model quota sidelines only that target; its sibling on the seat stays first', () => {
     const e = engine(seats, refs);
     e.attempt('a', 'opus', { class: 'quota', cover: 'model', resetAt: e.clock.t + 86_400_000, signal: sig(429) });
