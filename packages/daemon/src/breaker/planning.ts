@@ -53,6 +53,7 @@ export function plan(s: EngineState, entries: readonly PlanEntry[], options: Pla
       plannedAt: now,
       lane,
       heldBack: null,
+      passedOver: states.filter((x) => !usable.includes(x)).map((x) => passedOver(x, now)),
     };
   }
 
@@ -101,6 +102,17 @@ function healthyPlan(entries: readonly PlanEntry[], now: number, lane: Plan['lan
   const targets = entries.map((e) => planned(e, 'healthy', null, null, e.index === pinnedIndex));
   const ordered = pinnedIndex === null ? targets : finishOrder(targets, pinnedIndex).ordered;
   return { entries, targets: ordered, failOpen: false, claims: NO_CLAIMS, plannedAt: now, lane, heldBack: null };
+}
+
+/**
+ * A target background work goes past without trying it, as the decision
+ * shows it: its breaker's reason and time left, or the seat's reserve until
+ * the window resets.
+ */
+function passedOver(x: { entry: PlanEntry; view: TargetStateView; reserve: number | null }, now: number): PlannedTarget {
+  if (x.view.state === 'healthy') return planned(x.entry, 'tripped', 'reserve', x.reserve === null ? null : Math.max(0, x.reserve - now), false);
+  const left = x.view.state === 'probing' || x.view.until === null ? null : Math.max(0, x.view.until - now);
+  return planned(x.entry, 'tripped', x.view.reasons[0] ?? null, left, false);
 }
 
 /** Background work found nothing routable: say why for each target, and route nothing. */
