@@ -45,9 +45,12 @@ export function plan(s: EngineState, entries: readonly PlanEntry[], options: Pla
   if (lane === 'background') {
     const usable = states.filter((x) => usableInBackground(x.view.state) && x.reserve === null);
     if (usable.length === 0) return heldBackPlan(entries, states, now);
+    // a pin to a target background work may use goes first, as in foreground
+    const pinnedFirst = usable.findIndex((x) => x.entry.index === pinnedIndex);
+    if (pinnedFirst > 0) usable.unshift(...usable.splice(pinnedFirst, 1));
     return {
       entries,
-      targets: usable.map((x) => planned(x.entry, 'healthy', null, null, false)),
+      targets: usable.map((x) => planned(x.entry, 'healthy', null, null, x.entry.index === pinnedIndex)),
       failOpen: false,
       claims: NO_CLAIMS,
       plannedAt: now,
@@ -110,7 +113,8 @@ function healthyPlan(entries: readonly PlanEntry[], now: number, lane: Plan['lan
  * the window resets.
  */
 function passedOver(x: { entry: PlanEntry; view: TargetStateView; reserve: number | null }, now: number): PlannedTarget {
-  if (x.view.state === 'healthy') return planned(x.entry, 'tripped', 'reserve', x.reserve === null ? null : Math.max(0, x.reserve - now), false);
+  if (x.view.state === 'healthy')
+    return planned(x.entry, 'tripped', 'reserve', x.reserve === null ? null : Math.max(0, x.reserve - now), false);
   const left = x.view.state === 'probing' || x.view.until === null ? null : Math.max(0, x.view.until - now);
   return planned(x.entry, 'tripped', x.view.reasons[0] ?? null, left, false);
 }
