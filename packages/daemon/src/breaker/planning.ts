@@ -134,7 +134,8 @@ function heldBackPlan(
       until: routableAgainAt(covering, now),
     };
   });
-  return { entries, targets: [], failOpen: false, claims: NO_CLAIMS, plannedAt: now, lane: 'background', heldBack };
+  const shown = states.map((x) => passedOver(x, now));
+  return { entries, targets: [], failOpen: false, claims: NO_CLAIMS, plannedAt: now, lane: 'background', heldBack, passedOver: shown };
 }
 
 /**

@@ -65,9 +65,10 @@ export interface Plan {
   /** background work with nothing routable: why each target was held back (targets is then empty) */
   readonly heldBack: readonly HeldBack[] | null;
   /**
-   * background work that has a routable target: the ones it goes past, never
-   * tried — in the decision's chain after `targets`, so the chain still has
-   * one entry per configured target and says why each was not used
+   * background work: the targets it goes past, never tried — in the
+   * decision's chain after `targets` (all of them when nothing was routable),
+   * so the chain still has one entry per configured target and says why each
+   * was not used
    */
   readonly passedOver?: readonly PlannedTarget[];
 }
