@@ -98,7 +98,8 @@ function crossCheck(config: Config): RawIssue[] {
     issues.push({ path: ['influence', 'max_cooldown_secs'], message: 'must be at least 1 (the rate-limit floor)' });
   }
   const host = config.server.listen.slice(0, config.server.listen.lastIndexOf(':'));
-  if (!isLoopback(host) && config.server.auth_token_env === null) {
+  // agents' tokens guard an open port as well as auth_token_env does (spec/policy.md "Agents")
+  if (!isLoopback(host) && config.server.auth_token_env === null && config.server.agents.length === 0) {
     issues.push({
       path: ['server', 'auth_token_env'],
       message: `required when listen (${config.server.listen}) is not a loopback address`,
