@@ -23,7 +23,8 @@ afterEach(async () => {
   t = a = b = null;
 });
 
-async function start(provider: 'openai' | 'anthropic', cooldownSecs: number): Promise<{ t: TestDaemon; a: FakeUpstream; b: FakeUpstream }> {
+/** Seats a then b on route `route`; breakers keep a 60 s cooldown (a test makes one probe-ready with the probe command). */
+async function start(provider: 'openai' | 'anthropic'): Promise<{ t: TestDaemon; a: FakeUpstream; b: FakeUpstream }> {
   const ok = provider === 'openai' ? respond.openaiChat() : respond.anthropicMessage();
   a = await startFakeUpstream(ok);
   b = await startFakeUpstream(ok);
@@ -41,7 +42,7 @@ async function start(provider: 'openai' | 'anthropic', cooldownSecs: number): Pr
         ],
       },
     ],
-    influence: { enabled: true, cooldown_secs: cooldownSecs, max_cooldown_secs: 120 },
+    influence: { enabled: true, cooldown_secs: 60, max_cooldown_secs: 120 },
   });
   return { t, a, b };
 }
@@ -53,7 +54,7 @@ const skippedOn =
 
 describe('background work', () => {
   it('goes past a tripped target to a healthy one, never trying it; that counts nowhere', async () => {
-    const { t, a, b } = await start('openai', 60);
+    const { t, a, b } = await start('openai');
     a.enqueue(respond.status(402));
     await exchange(t, CHAT, chat('route'));
     await t.events.take(isBreaker('tripped', 'a'));
@@ -73,9 +74,10 @@ describe('background work', () => {
   });
 
   it('never claims a probe: a probe-ready target is left for foreground work', async () => {
-    const { t, a } = await start('openai', 0.3);
+    const { t, a } = await start('openai');
     a.enqueue(respond.status(402));
     await exchange(t, CHAT, chat('route'));
+    t.context.influence.probe('a');
     await t.events.take(isBreaker('probe_ready', 'a'));
     const aBefore = a.requests.length;
 
@@ -95,7 +97,7 @@ describe('background work', () => {
   });
 
   it('with nothing routable: 503 at once, Retry-After until the earliest target is back, each target named with why', async () => {
-    const { t, a, b } = await start('openai', 60);
+    const { t, a, b } = await start('openai');
     a.enqueue(respond.status(402));
     b.enqueue(respond.rateLimited('30'));
     await exchange(t, CHAT, chat('route'));
@@ -138,10 +140,11 @@ describe('background work', () => {
   });
 
   it('a probe-ready target makes the wait 1 s: it is routable once foreground work has probed it', async () => {
-    const { t, a, b } = await start('anthropic', 0.3);
+    const { t, a, b } = await start('anthropic');
     a.enqueue(respond.status(402));
     b.enqueue(respond.rateLimited('60'));
     await exchange(t, MESSAGES, message('route'));
+    t.context.influence.probe('a');
     await t.events.take(isBreaker('probe_ready', 'a'));
 
     const x = await exchange(t, MESSAGES, message('route'), BACKGROUND);
@@ -153,7 +156,7 @@ describe('background work', () => {
   });
 
   it('a pin to a target routable for it is tried first, as in foreground', async () => {
-    const { t, a, b } = await start('openai', 60);
+    const { t, a, b } = await start('openai');
     const x = await exchange(t, CHAT, chat('route'), { ...BACKGROUND, 'x-routeplane-pin': 'b' });
     expect(x.decision.served_by).toBe('b/m-b');
     expect(x.decision.chain[0]).toMatchObject({ seat: 'b', pinned: true });

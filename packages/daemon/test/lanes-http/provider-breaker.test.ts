@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 /** Seats p1 and p2 on one upstream (p2's base_url with a trailing slash), p3 on another; route `m` in that order. */
-async function start(cooldownSecs = 60): Promise<{ t: TestDaemon; shared: FakeUpstream; other: FakeUpstream }> {
+async function start(): Promise<{ t: TestDaemon; shared: FakeUpstream; other: FakeUpstream }> {
   shared = await startFakeUpstream(respond.status(500));
   other = await startFakeUpstream(respond.openaiChat());
   t = await startTestDaemon({
@@ -61,7 +61,7 @@ async function start(cooldownSecs = 60): Promise<{ t: TestDaemon; shared: FakeUp
         ],
       },
     ],
-    influence: { enabled: true, trip_threshold: 3, cooldown_secs: cooldownSecs, max_cooldown_secs: 120 },
+    influence: { enabled: true, trip_threshold: 3, cooldown_secs: 60, max_cooldown_secs: 120 },
   });
   return { t, shared, other };
 }
@@ -110,10 +110,12 @@ describe('the provider layer', () => {
   });
 
   it('one probe for the whole layer under 20 concurrent requests, and its success clears it', async () => {
-    const { t, shared } = await start(0.3);
+    const { t, shared } = await start();
     await exchange(t, CHAT, chat('m'));
     await exchange(t, CHAT, chat('m'));
     await t.events.take(onProvider('tripped'));
+    // probe-ready at once: the probe command on one covered target stands in for the cooldown
+    expect(t.context.influence.probe('p1', 'model-x')).toEqual({ ok: true, made_ready: 1 });
     await t.events.take(onProvider('probe_ready'));
 
     // the upstream holds its answer until the 19 others are done: every plan is made while the probe is out

@@ -62,7 +62,7 @@ describe("the spec's example chain", () => {
           ],
         },
       ],
-      influence: { enabled: true, cooldown_secs: 0.3, max_cooldown_secs: 200 },
+      influence: { enabled: true, cooldown_secs: 60, max_cooldown_secs: 200 },
     });
   });
 
@@ -106,7 +106,7 @@ describe("the spec's example chain", () => {
     );
 
     t.context.influence.reset();
-    // a 402 on max-2: a credit cooldown of 0.3 s, so a probe follows shortly
+    // a 402 on max-2: a credit cooldown of 60 s
     max1.enqueue(respond.status(500));
     max2.enqueue(respond.status(402));
     await exchange(t, MESSAGES, message('sonnet'));
@@ -118,8 +118,10 @@ describe("the spec's example chain", () => {
     expect(tripped.res.headers.get('x-routeplane-decision')).toBe(
       `max-1/claude-sonnet-4-5(healthy) -> max-2/claude-sonnet-4-5(tripped: credit, ${left(entry.left_ms!)}) -> api/claude-sonnet-4-5(skipped: drained)`,
     );
-    expect(left(entry.left_ms!)).toBe('0s');
+    expect(left(entry.left_ms!)).toMatch(/^(59s|1m00s)$/);
 
+    // probe-ready at once (the probe command stands in for the cooldown)
+    t.context.influence.probe('max-2');
     await t.events.take(isBreaker('probe_ready', 'max-2'));
     // max-1 now fails with a 500, so the request reaches the probe at max-2's configured position
     max1.enqueue(respond.status(500));

@@ -64,7 +64,7 @@ beforeAll(async () => {
         ],
       },
     ],
-    influence: { enabled: true, cooldown_secs: 0.4, max_cooldown_secs: 5 },
+    influence: { enabled: true, cooldown_secs: 60 },
   });
 });
 
@@ -110,7 +110,7 @@ const SOURCES: Source[] = [
 
 describe('the session key', () => {
   it.each(SOURCES)('$name: each key goes to the seat the formula picks; the decision records the tag, never the key', async (source) => {
-    const keys = Array.from({ length: 8 }, (_, i) => `${source.name.replace(/\W+/g, '-')}-key-${i}`);
+    const keys = Array.from({ length: 6 }, (_, i) => `${source.name.replace(/\W+/g, '-')}-key-${i}`);
     const firsts = new Set<string>();
     for (const key of keys) {
       const [body, headers] = source.send(key);
@@ -194,7 +194,7 @@ describe('affinity', () => {
   it('a session sticks to one seat request after request', async () => {
     for (const key of ['sticky-a', 'sticky-b', 'sticky-c']) {
       const seats = new Set<string>();
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 4; i++) {
         const x = await exchange(t, CHAT, chat('gpt'), { 'x-routeplane-session': key });
         seats.add(x.decision.served_by!);
       }
@@ -202,18 +202,18 @@ describe('affinity', () => {
     }
   });
 
-  it('weights: each key is served where the weighted formula says, so the weight-2 target wins about twice as often', async () => {
-    const wins = new Map<string, number>();
-    for (let i = 0; i < 30; i++) {
+  it('weights: each key is served where the weighted formula says, also where weight 1 would have chosen otherwise', async () => {
+    const unweighted = HEAVY.map((t) => ({ ...t, weight: 1 }));
+    let weightDecided = 0;
+    for (let i = 0; i < 24; i++) {
       const key = `weighted-${i}`;
       const expected = rendezvousOrder(key, HEAVY)[0]!;
       const x = await exchange(t, CHAT, chat('heavy'), { 'x-routeplane-session': key });
       expect(x.decision.served_by).toBe(expected);
-      wins.set(expected, (wins.get(expected) ?? 0) + 1);
+      if (rendezvousOrder(key, unweighted)[0] !== expected) weightDecided++;
     }
-    // 30 keys at 2:1 give o1 20 on average; these bounds are about 3.5 standard deviations wide
-    expect(wins.get('o1/gpt-1')).toBeGreaterThanOrEqual(11);
-    expect(wins.get('o1/gpt-1')).toBeLessThanOrEqual(29);
+    // the sample holds keys that only the weight sends to o1: a daemon ignoring weights fails above
+    expect(weightDecided).toBeGreaterThan(0);
   });
 
   it("a tripped target's sessions move to their next seat, others stay, and they come back once it clears", async () => {
@@ -239,8 +239,10 @@ describe('affinity', () => {
     const stayed = await exchange(t, CHAT, chat('gpt'), { 'x-routeplane-session': other });
     expect(stayed.decision.served_by).toBe('o2/gpt-2');
 
-    // once the cooldown passed the session's own request probes o1 and, o1 healthy again, comes back
+    // once o1 is probe-ready (the probe command stands in for its cooldown) the session's own
+    // request probes it and, o1 healthy again, comes back
     broke.delete('gpt-1');
+    expect(t.context.influence.probe('o1')).toEqual({ ok: true, made_ready: 1 });
     await t.events.take(isBreaker('probe_ready', 'o1'));
     const probe = await exchange(t, CHAT, chat('gpt'), headers);
     expect(probe.decision.served_by).toBe('o1/gpt-1');
