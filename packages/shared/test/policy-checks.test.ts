@@ -9,11 +9,21 @@ const env = {
   RP_TOKEN: 'tok-default-secret',
 };
 
-/** Two seats and two routes; `extra` is appended at the top level, `route` inside the first route. */
-function config({ route = '', target = '', extra = '' }: { route?: string; target?: string; extra?: string } = {}): string {
+/** Two seats and two routes; `extra` is appended at the top level, `route` inside the first route, `seat` and `target` inside the first seat and chain entry. */
+function config({
+  route = '',
+  target = '',
+  extra = '',
+  seat = '',
+}: {
+  route?: string;
+  target?: string;
+  extra?: string;
+  seat?: string;
+} = {}): string {
   return `
 seats:
-  - { id: max-1, provider: anthropic, base_url: https://api.anthropic.com, api_key_env: KEY_A }
+  - { id: max-1, provider: anthropic, base_url: https://api.anthropic.com, api_key_env: KEY_A${seat} }
   - { id: max-2, provider: anthropic, base_url: https://api.anthropic.com, api_key_env: KEY_B }
 routes:
   - model: sonnet
@@ -79,6 +89,34 @@ server:
     expect(out[0]).toMatch(new RegExp(`^rp\\.yaml: ${path.replace(/[[\].]/g, '\\$&')}: must be at least 0`));
   });
 
+  it.each([
+    ['backoff_ms: 50.5', '    retry: { backoff_ms: 50.5 }\n', 'routes[0].retry.backoff_ms', /int/i],
+    ['jitter: "yes"', '    retry: { jitter: "yes" }\n', 'routes[0].retry.jitter', /boolean/],
+    ['lane: urgent', '    lane: urgent\n', 'routes[0].lane', /"foreground"\|"background"/],
+  ])('%s: one error naming the path and what is expected', (_what, route, path, expected) => {
+    const out = errors(config({ route }));
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(new RegExp(`^rp\\.yaml: ${path.replace(/[[\].]/g, '\\$&')}: `));
+    expect(out[0]).toMatch(expected);
+  });
+
+  it.each([
+    ['weight: heavy', { target: ', weight: heavy' }, 'routes[0].chain[0].weight', /expected number/],
+    ['reserve_pct: -1', { seat: ', reserve_pct: -1' }, 'seats[0].reserve_pct', />=0/],
+    ['reserve_pct: 100', { seat: ', reserve_pct: 100' }, 'seats[0].reserve_pct', /<=99/],
+    ['reserve_pct: "20%"', { seat: ', reserve_pct: "20%"' }, 'seats[0].reserve_pct', /expected number/],
+  ])('%s: one error naming the path and the limit', (_what, parts, path, limit) => {
+    const out = errors(config(parts));
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(new RegExp(`^rp\\.yaml: ${path.replace(/[[\].]/g, '\\$&')}: `));
+    expect(out[0]).toMatch(limit);
+  });
+
+  it('reserve_pct 0 and 99 are the ends of its range', () => {
+    expect(errors(config({ seat: ', reserve_pct: 0' }))).toEqual([]);
+    expect(errors(config({ seat: ', reserve_pct: 99' }))).toEqual([]);
+  });
+
   it('max_attempts above 1 with an empty retry_on is an error: a retry that reads as configured but cannot happen', () => {
     expect(errors(config({ route: '    retry: { max_attempts: 3, retry_on: [] }\n' }))).toEqual([
       'rp.yaml: routes[0].retry.retry_on: is empty while max_attempts is 3: name at least one of 429, 5xx, timeout, or set max_attempts to 1 (line 7)',
@@ -136,6 +174,18 @@ describe('agents', () => {
       expect.stringMatching(
         /^rp\.yaml: server\.agents\[2\]\.token_env: RP_TOKEN is already the token of server\.auth_token_env: tokens must differ/,
       ),
+    ]);
+  });
+
+  it("an agent's lane is foreground or background", () => {
+    const out = errors(agents('    - { id: ci, token_env: RP_TOKEN_CI, lane: urgent }\n'));
+    expect(out).toEqual([expect.stringMatching(/^rp\.yaml: server\.agents\[0\]\.lane: .*"foreground"\|"background"/)]);
+  });
+
+  it('agents stand in for auth_token_env on a listen address that is not loopback', () => {
+    expect(errors(agents('    - { id: ci, token_env: RP_TOKEN_CI }\n', '  listen: 0.0.0.0:4141\n'))).toEqual([]);
+    expect(errors(config({ extra: 'server:\n  listen: 0.0.0.0:4141\n' }))).toEqual([
+      expect.stringMatching(/^rp\.yaml: server\.auth_token_env: required when listen \(0\.0\.0\.0:4141\) is not a loopback address/),
     ]);
   });
 

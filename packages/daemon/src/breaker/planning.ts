@@ -45,14 +45,18 @@ export function plan(s: EngineState, entries: readonly PlanEntry[], options: Pla
   if (lane === 'background') {
     const usable = states.filter((x) => usableInBackground(x.view.state) && x.reserve === null);
     if (usable.length === 0) return heldBackPlan(entries, states, now);
+    // a pin to a target background work may use goes first, as in foreground
+    const pinnedFirst = usable.findIndex((x) => x.entry.index === pinnedIndex);
+    if (pinnedFirst > 0) usable.unshift(...usable.splice(pinnedFirst, 1));
     return {
       entries,
-      targets: usable.map((x) => planned(x.entry, 'healthy', null, null, false)),
+      targets: usable.map((x) => planned(x.entry, 'healthy', null, null, x.entry.index === pinnedIndex)),
       failOpen: false,
       claims: NO_CLAIMS,
       plannedAt: now,
       lane,
       heldBack: null,
+      passedOver: states.filter((x) => !usable.includes(x)).map((x) => passedOver(x, now)),
     };
   }
 
@@ -103,6 +107,18 @@ function healthyPlan(entries: readonly PlanEntry[], now: number, lane: Plan['lan
   return { entries, targets: ordered, failOpen: false, claims: NO_CLAIMS, plannedAt: now, lane, heldBack: null };
 }
 
+/**
+ * A target background work goes past without trying it, as the decision
+ * shows it: its breaker's reason and time left, or the seat's reserve until
+ * the window resets.
+ */
+function passedOver(x: { entry: PlanEntry; view: TargetStateView; reserve: number | null }, now: number): PlannedTarget {
+  if (x.view.state === 'healthy')
+    return planned(x.entry, 'tripped', 'reserve', x.reserve === null ? null : Math.max(0, x.reserve - now), false);
+  const left = x.view.state === 'probing' || x.view.until === null ? null : Math.max(0, x.view.until - now);
+  return planned(x.entry, 'tripped', x.view.reasons[0] ?? null, left, false);
+}
+
 /** Background work found nothing routable: say why for each target, and route nothing. */
 function heldBackPlan(
   entries: readonly PlanEntry[],
@@ -118,7 +134,8 @@ function heldBackPlan(
       until: routableAgainAt(covering, now),
     };
   });
-  return { entries, targets: [], failOpen: false, claims: NO_CLAIMS, plannedAt: now, lane: 'background', heldBack };
+  const shown = states.map((x) => passedOver(x, now));
+  return { entries, targets: [], failOpen: false, claims: NO_CLAIMS, plannedAt: now, lane: 'background', heldBack, passedOver: shown };
 }
 
 /**

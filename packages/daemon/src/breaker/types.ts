@@ -27,8 +27,8 @@ export interface PlannedTarget {
   readonly index: number;
   readonly keys: TargetKeys;
   readonly state: Exclude<ChainEntryState, 'skipped'>;
-  readonly reason: TripReason | null;
-  /** ms until probe-ready or the deadline, when tripped */
+  readonly reason: TripReason | 'reserve' | null;
+  /** ms until probe-ready or the deadline (or a background reserve's reset), when tripped */
   readonly leftMs: number | null;
   /** the agent pinned it: tried first whatever its breakers say */
   readonly pinned: boolean;
@@ -64,6 +64,13 @@ export interface Plan {
   readonly lane: Lane;
   /** background work with nothing routable: why each target was held back (targets is then empty) */
   readonly heldBack: readonly HeldBack[] | null;
+  /**
+   * background work: the targets it goes past, never tried — in the
+   * decision's chain after `targets` (all of them when nothing was routable),
+   * so the chain still has one entry per configured target and says why each
+   * was not used
+   */
+  readonly passedOver?: readonly PlannedTarget[];
 }
 
 export interface PlanOptions {

@@ -183,7 +183,7 @@ export class ProxyHandler {
       // background work with nothing routable: told when to come back, never sent into a tripped seat
       this.ctx.influence.countSkipped(plan);
       facts.skipped = true;
-      facts.chain = explained(this.ctx.influence.preview(chain.entries, null), chain);
+      facts.chain = decisionChain(plan.passedOver ?? [], chain);
       facts.status = heldBackAnswer(res, facts, route.name, plan.heldBack, this.ctx.clock.now(), decisionHeader(facts.chain, false));
       return;
     }

@@ -48,9 +48,10 @@ function stateWords(e: DecisionChainEntry, failOpen: boolean): string {
 /**
  * Each character outside printable ASCII becomes one `?` (a surrogate pair is
  * one character). The spec names non-ASCII; control characters are replaced
- * too, since a header value may not carry them.
+ * too, since a header value may not carry them (Node refuses to write one
+ * above U+00FF at all). `x-routeplane-target` is written the same way.
  */
-function ascii(id: string): string {
+export function ascii(id: string): string {
   return /[^\x20-\x7e]/.test(id) ? id.replace(/[^\x20-\x7e]/gu, '?') : id;
 }
 

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { ascii } from '../policy/decision-header.js';
 import type { HeaderMap } from './headers.js';
 
 /**
@@ -13,7 +14,8 @@ export function routeplaneHeaders(requestId: string, attempts: number, target: s
     'x-routeplane-request-id': requestId,
     'x-routeplane-attempts': String(attempts),
   };
-  if (target !== null) headers['x-routeplane-target'] = target;
+  // a model id may hold any character; a header value may not (one above U+00FF throws)
+  if (target !== null) headers['x-routeplane-target'] = ascii(target);
   if (decision !== null) headers['x-routeplane-decision'] = decision;
   return headers;
 }

@@ -79,7 +79,7 @@ export class Forwarder {
     if (plan.failOpen) counters.fail_open++;
     const attempts: Attempt[] = [];
     const result: ForwardResult = {
-      chain: decisionChain(plan.targets, chain),
+      chain: decisionChain(plan.passedOver === undefined ? plan.targets : [...plan.targets, ...plan.passedOver], chain),
       attempts,
       servedBy: null,
       status: AGENT_CLOSED,

@@ -30,15 +30,31 @@ export interface TestSeat {
   /** a fake upstream, or any base_url (e.g. `${up.url}/v1`, or a closed port) */
   upstream: FakeUpstream | string;
   headers?: Record<string, string>;
+  /** spec/lanes.md "Reserve" */
+  reserve_pct?: number;
+}
+
+/** A route as a config file writes it: `balance`, `retry`, `lane`, and chain entries' `weight` and `cost_per_mtok` included. */
+export type TestRoute = NonNullable<ConfigInput['routes']>[number];
+
+/** An agent identity (spec/policy.md "Agents"); its token is set through a `token_env` the helper picks. */
+export interface TestAgent {
+  id: string;
+  token: string;
+  allow?: string[];
+  deny?: string[];
+  lane?: 'foreground' | 'background';
 }
 
 export interface TestDaemonOptions {
   seats: TestSeat[];
-  routes: Array<{ model: string; chain: Array<{ seat: string; model: string }> }>;
+  routes: TestRoute[];
+  /** top-level `aliases` (spec/policy.md "Aliases") */
+  aliases?: Record<string, string>;
   influence?: NonNullable<ConfigInput['influence']>;
   timeouts?: NonNullable<ConfigInput['timeouts']>;
-  /** `auth_token`: the daemon requires this token (set through `auth_token_env`) */
-  server?: { body_limit_mb?: number; auth_token?: string };
+  /** `auth_token`: the daemon requires this token (set through `auth_token_env`); `agents`: `server.agents` */
+  server?: { body_limit_mb?: number; auth_token?: string; agents?: TestAgent[] };
   decisionLog?: { max_mb?: number } | false;
 }
 
@@ -75,6 +91,7 @@ export async function startTestDaemon(opts: TestDaemonOptions): Promise<TestDaem
       base_url: typeof seat.upstream === 'string' ? seat.upstream : seat.upstream.url,
       api_key_env: envName,
       headers: seat.headers ?? {},
+      ...(seat.reserve_pct === undefined ? {} : { reserve_pct: seat.reserve_pct }),
     };
   });
   const server: Record<string, unknown> = {};
@@ -83,10 +100,18 @@ export async function startTestDaemon(opts: TestDaemonOptions): Promise<TestDaem
     env.RP_TEST_AUTH_TOKEN = opts.server.auth_token;
     server.auth_token_env = 'RP_TEST_AUTH_TOKEN';
   }
+  if (opts.server?.agents !== undefined) {
+    server.agents = opts.server.agents.map(({ token, ...agent }) => {
+      const tokenEnv = `RP_TEST_AGENT_${agent.id.replace(/[^a-z0-9]/gi, '_').toUpperCase()}`;
+      env[tokenEnv] = token;
+      return { ...agent, token_env: tokenEnv };
+    });
+  }
   const raw = {
     server,
     seats,
     routes: opts.routes,
+    ...(opts.aliases === undefined ? {} : { aliases: opts.aliases }),
     influence: opts.influence ?? {},
     timeouts: opts.timeouts ?? {},
     decision_log: opts.decisionLog === false ? { path: false } : { max_mb: opts.decisionLog?.max_mb ?? 64 },
