@@ -15,3 +15,4 @@ export * from './paths.js';
 export * from './breaker/projection.js';
 export * from './duration-words.js';
 export * from './signal-words.js';
+export * from './breaker/state-file-format.js';
