@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import type { Config, Env } from '@routeplane/shared';
 import { createInfluence } from './breaker/engine.js';
 import { MemoryStore } from './breaker/store.js';
@@ -8,6 +9,7 @@ import { EventBus } from './events/bus.js';
 import { RecentDecisions } from './events/recent-decisions.js';
 import { type AgentIdentity, TokenCheck } from './http/auth.js';
 import { buildRouting } from './proxy/routing.js';
+import { StateFileStore } from './state-file/store.js';
 
 export interface ContextOptions {
   env: Env;
@@ -38,7 +40,9 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
   const startedAt = clock.now();
   const bus = new EventBus(() => clock.now());
   const daemonId = `${hostname().split('.')[0]}:${process.pid}`;
-  const store = new MemoryStore(startedAt);
+  // with influence off there is no state: the file is neither read nor written, and kept for later
+  const stateFile = config.influence.enabled ? config.influence.state_file : null;
+  const store = stateFile === null ? new MemoryStore(startedAt) : new StateFileStore(resolve(stateFile), clock);
   const influence = createInfluence(config.influence, config.seats, config.routes, {
     clock,
     onChange: (change) => bus.emit(change),

@@ -8,6 +8,8 @@ import { startControlServer, type ControlServer } from './control/server.js';
 import { createControlApi } from './control/api.js';
 import { DecisionLog } from './decision-log.js';
 import { BreakerTimers } from './breaker/timers.js';
+import { InfluenceEngine } from './breaker/engine.js';
+import { StateFileStore } from './state-file/store.js';
 
 export interface StartOptions {
   /** where `api_key_env` / `auth_token_env` are read (default process.env) */
@@ -29,6 +31,8 @@ export interface RunningDaemon {
   readonly url: string;
   readonly socketPath: string;
   readonly decisionLogPath: string | null;
+  /** `influence.state_file` as the daemon uses it (absolute), when breakers are kept there */
+  readonly stateFile: string | null;
   readonly context: DaemonContext;
   /** stop accepting, let in-flight requests finish up to `graceMs`, remove the socket */
   close(graceMs?: number): Promise<void>;
@@ -72,6 +76,8 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     httpOpen = resolve;
   });
   try {
+    // restored before the socket opens: the first hello and snapshot already show them
+    if (store instanceof StateFileStore && influence instanceof InfluenceEngine) context.restored = await store.open(influence, log);
     const socketPath = opts.socketPath ?? config.control.socket ?? defaultSocketPath(env);
     control = await startControlServer(socketPath, createControlApi(context), { ready });
     await app.listen({ host, port });
@@ -85,6 +91,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     await app.close().catch(() => {});
     breakerTimers.stop();
     context.recent.stop();
+    if (store instanceof StateFileStore) store.stop();
     await decisionLog?.close();
     throw err;
   }
@@ -96,6 +103,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     url: context.httpUrl,
     socketPath: started.path,
     decisionLogPath: logPath === false ? null : logPath,
+    stateFile: store instanceof StateFileStore ? store.path : null,
     context,
     close(graceMs = 10_000) {
       closing ??= (async () => {
@@ -103,6 +111,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
         await started.close();
         await closeHttp(app, graceMs, inFlight);
         context.recent.stop();
+        // after the drain: the state file's last save carries what in-flight requests did
         await store.close();
         await decisionLog?.close();
       })();

@@ -29,6 +29,7 @@ async function runServe(opts: { config?: string }): Promise<number> {
     return EXIT_FAILURE;
   }
   process.stdout.write(`routeplane listening on ${daemon.url} (control: ${daemon.socketPath})\n`);
+  if (daemon.stateFile !== null) process.stderr.write(`restored ${daemon.context.restored} breaker(s) from ${daemon.stateFile}\n`);
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
