@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Config, Env } from '@routeplane/shared';
-import { createInfluence } from './breaker/engine.js';
+import { createInfluence, InfluenceEngine } from './breaker/engine.js';
 import { MemoryStore } from './breaker/store.js';
 import type { Clock } from './breaker/types.js';
 import type { DaemonContext, ResolvedSeat } from './context.js';
@@ -17,6 +17,8 @@ export interface ContextOptions {
   configPath: string | null;
   /** the engine's next due time moved without an event: the daemon's timer must look again */
   wake?: () => void;
+  /** the daemon's own log lines (the state file says when it set a file aside) */
+  log?: (line: string) => void;
 }
 
 /**
@@ -42,7 +44,7 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
   const daemonId = `${hostname().split('.')[0]}:${process.pid}`;
   // with influence off there is no state: the file is neither read nor written, and kept for later
   const stateFile = config.influence.enabled ? config.influence.state_file : null;
-  const store = stateFile === null ? new MemoryStore(startedAt) : new StateFileStore(resolve(stateFile), clock);
+  const store = stateFile === null ? new MemoryStore(startedAt) : new StateFileStore(resolve(stateFile), clock, opts.log ?? (() => {}));
   const influence = createInfluence(config.influence, config.seats, config.routes, {
     clock,
     onChange: (change) => bus.emit(change),
@@ -50,6 +52,7 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
     store,
     wake: opts.wake,
   });
+  if (store instanceof StateFileStore && influence instanceof InfluenceEngine) store.attach(influence);
   return {
     config,
     seats,

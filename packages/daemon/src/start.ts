@@ -8,7 +8,6 @@ import { startControlServer, type ControlServer } from './control/server.js';
 import { createControlApi } from './control/api.js';
 import { DecisionLog } from './decision-log.js';
 import { BreakerTimers } from './breaker/timers.js';
-import { InfluenceEngine } from './breaker/engine.js';
 import { StateFileStore } from './state-file/store.js';
 
 export interface StartOptions {
@@ -46,7 +45,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   const listen = opts.listen ?? config.server.listen;
   // the engine wakes the timers, which read the engine: created just below it
   let timers: BreakerTimers | undefined;
-  const context = buildContext(config, { env, clock, configPath: opts.configPath ?? null, wake: () => timers?.reschedule() });
+  const context = buildContext(config, { env, clock, configPath: opts.configPath ?? null, wake: () => timers?.reschedule(), log });
   // The config loader refuses this too; checked again here because `opts.listen` and
   // hand-built configs bypass it, and an open port without a token lends every seat key to anyone.
   if (context.routing.tokens === null && !isLoopback(listen.slice(0, listen.lastIndexOf(':')))) {
@@ -77,7 +76,10 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   });
   try {
     // restored before the socket opens: the first hello and snapshot already show them
-    if (store instanceof StateFileStore && influence instanceof InfluenceEngine) context.restored = await store.open(influence, log);
+    if (store instanceof StateFileStore) {
+      await store.start();
+      context.restored = store.restored;
+    }
     const socketPath = opts.socketPath ?? config.control.socket ?? defaultSocketPath(env);
     control = await startControlServer(socketPath, createControlApi(context), { ready });
     await app.listen({ host, port });
@@ -91,6 +93,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     await app.close().catch(() => {});
     breakerTimers.stop();
     context.recent.stop();
+    // a daemon that did not start (another one holds the socket, say) must not write over that one's file
     if (store instanceof StateFileStore) store.stop();
     await decisionLog?.close();
     throw err;

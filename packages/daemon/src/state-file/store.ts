@@ -15,22 +15,34 @@ const RETRY_DELAY_MS = 5000;
  * (spec/lanes.md "State that survives a restart"). The engine tells its store
  * of every transition and streak change (breaker/store.ts): here each one
  * schedules a save, and `close` — the daemon's shutdown — makes the last.
+ * `attach` hands it the engine, `start` loads the file into it.
  */
 export class StateFileStore extends MemoryStore {
+  private engine: InfluenceEngine | null = null;
   private saver: StateSaver | null = null;
+  private restoredCount = 0;
 
   constructor(
     readonly path: string,
     private readonly clock: Clock,
+    private readonly log: (line: string) => void,
   ) {
     super(clock.now());
   }
 
-  /**
-   * Loads the file into `engine` and starts saving; returns how many breakers
-   * came back. Problems with the file are said through `log`, never thrown.
-   */
-  async open(engine: InfluenceEngine, log: (line: string) => void): Promise<number> {
+  /** breakers that came back from the file at start */
+  get restored(): number {
+    return this.restoredCount;
+  }
+
+  attach(engine: InfluenceEngine): void {
+    this.engine = engine;
+  }
+
+  /** Loads the file into the engine and starts saving. Problems with the file are said in one line, never thrown. */
+  async start(): Promise<void> {
+    const engine = this.engine;
+    if (engine === null) throw new Error('state file: start() before attach()');
     await removeStaleTemps(this.path);
     const loaded = await loadStateFile(this.path, this.clock.now());
     this.saver = new StateSaver({
@@ -38,26 +50,27 @@ export class StateFileStore extends MemoryStore {
       retryMs: RETRY_DELAY_MS,
       capture: () => captureState(engine.state, engine.state.origin),
       write: (state) => writeStateFile(this.path, state),
-      onError: (message) => log(`routeplane: cannot save breaker state to ${this.path}: ${message}`),
+      onError: (message) => this.log(`routeplane: cannot save breaker state to ${this.path}: ${message}`),
     });
     switch (loaded.kind) {
       case 'missing':
-        return 0;
+        return;
       case 'set_aside':
-        log(`routeplane: state file ${this.path} is ${loaded.why}: moved it to ${loaded.movedTo}, starting with no breakers`);
-        return 0;
+        this.log(`routeplane: state file ${this.path} is ${loaded.why}: moved it to ${loaded.movedTo}, starting with no breakers`);
+        return;
       case 'stuck':
-        log(
+        this.log(
           `routeplane: state file ${this.path} is ${loaded.why} and cannot be moved aside (${loaded.moveError}): starting with no breakers`,
         );
-        return 0;
+        return;
       case 'loaded': {
         const { state } = engine;
         const r = restoration(loaded.state, state.topology, state.limits, state.clock.now());
+        // each breaker installed is a change: the cleaned state goes to the file with the first save
         applyRestoration(engine, r);
-        // what the rules dropped leaves the file with the next save, even if nothing else changes
         if (r.dropped.length > 0) this.saver.changed();
-        return r.breakers.length;
+        this.restoredCount = r.breakers.length;
+        return;
       }
     }
   }
@@ -75,7 +88,7 @@ export class StateFileStore extends MemoryStore {
     await this.saver?.close();
   }
 
-  /** The daemon never finished starting: no save. */
+  /** The daemon never finished starting: no save, now or at close. */
   stop(): void {
     this.saver?.stop();
   }
