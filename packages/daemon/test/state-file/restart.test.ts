@@ -30,7 +30,8 @@ function answers(): Behaviour {
       'anthropic-ratelimit-unified-representative-claim': claim,
     });
   const bySeat: Record<string, Behaviour> = {
-    cr: respond.status(402),
+    // an upstream that echoes the key: what the file keeps of its answer must not
+    cr: respond.json(402, { type: 'error', error: { type: 'billing_error', message: `key ${seatKey('cr')} is out of credit` } }),
     qs: window('five_hour'),
     qt: window('seven_day_opus'),
     rl: respond.rateLimited('600'),
@@ -110,8 +111,11 @@ describe('routeplane serve with influence.state_file, restarted', () => {
     const before = await first.command('snapshot');
     await stop(first);
 
-    const saved = parseStateFile(JSON.parse(readFileSync(statePath, 'utf8')));
+    const text = readFileSync(statePath, 'utf8');
+    const saved = parseStateFile(JSON.parse(text));
     expect(saved.ok && keys(saved.state.breakers)).toEqual(every);
+    expect(text).toContain('is out of credit');
+    expect(text).not.toContain(seatKey(''));
     // p1 and p2 failed once each on their own: streaks that must survive too
     const streakOf = (snap: typeof before, seat: string, model: string) =>
       snap.seats.find((s: { id: string }) => s.id === seat).models.find((m: { model: string }) => m.model === model).streak;
