@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import type { Config, Env } from '@routeplane/shared';
 import { ReloadableInfluence } from './breaker/reloadable.js';
 import { agentTokenCheck, resolveSeats } from './credentials.js';
@@ -10,6 +11,7 @@ import type { DaemonContext } from './context.js';
 import { EventBus } from './events/bus.js';
 import { RecentDecisions } from './events/recent-decisions.js';
 import { buildRouting } from './proxy/routing.js';
+import { StateFileStore } from './state-file/store.js';
 
 export interface ContextOptions {
   env: Env;
@@ -17,7 +19,7 @@ export interface ContextOptions {
   configPath: string | null;
   /** the engine's next due time moved without an event: the daemon's timer must look again */
   wake?: () => void;
-  /** the daemon's own log lines (reloads say what they did) */
+  /** the daemon's own log lines (reloads say what they did; the state file when it set a file aside) */
   log?: (line: string) => void;
 }
 
@@ -36,7 +38,9 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
   const startedAt = clock.now();
   const bus = new EventBus(() => clock.now());
   const daemonId = `${hostname().split('.')[0]}:${process.pid}`;
-  const store = new MemoryStore(startedAt);
+  // with influence off there is no state: the file is neither read nor written, and kept for later
+  const stateFile = config.influence.enabled ? config.influence.state_file : null;
+  const store = stateFile === null ? new MemoryStore(startedAt) : new StateFileStore(resolve(stateFile), clock, opts.log ?? (() => {}));
   const influence = new ReloadableInfluence(config.influence, config.seats, config.routes, {
     clock,
     onChange: (change) => bus.emit(change),
@@ -44,6 +48,7 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
     store,
     wake: opts.wake,
   });
+  if (store instanceof StateFileStore && influence.engine !== null) store.attach(influence.engine);
   const context: DaemonContext = {
     config,
     seats,

@@ -11,7 +11,8 @@ import { buildRouting } from './proxy/routing.js';
  * valid config takes effect for requests that start after it (in-flight
  * ones finish on their chain); an invalid one is refused whole and the
  * daemon keeps running on the old one. The listen address, the control
- * socket and the decision log path can't change without a restart.
+ * socket, the decision log path and where breakers are kept (the state
+ * file, the shared store) can't change without a restart.
  */
 export function reloadConfig(ctx: DaemonContext, influence: ReloadableInfluence, env: Env, log: (line: string) => void): CommandOutcome {
   const refuse = (errors: string[]): CommandOutcome => {
@@ -52,6 +53,9 @@ function fixedKeyChanges(before: Config, after: Config): string[] {
   if (before.server.listen !== after.server.listen) changed.push('server.listen');
   if (before.control.socket !== after.control.socket) changed.push('control.socket');
   if (before.decision_log.path !== after.decision_log.path) changed.push('decision_log.path');
+  // the breaker store is opened once, at start: a file it saves to, a Redis it shares through
+  if (before.influence.state_file !== after.influence.state_file) changed.push('influence.state_file');
+  if (JSON.stringify(before.influence.shared) !== JSON.stringify(after.influence.shared)) changed.push('influence.shared');
   return changed;
 }
 

@@ -8,6 +8,7 @@ import { startControlServer, type ControlServer } from './control/server.js';
 import { createControlApi } from './control/api.js';
 import { DecisionLog } from './decision-log.js';
 import { BreakerTimers } from './breaker/timers.js';
+import { StateFileStore } from './state-file/store.js';
 
 export interface StartOptions {
   /** where `api_key_env` / `auth_token_env` are read (default process.env) */
@@ -29,6 +30,8 @@ export interface RunningDaemon {
   readonly url: string;
   readonly socketPath: string;
   readonly decisionLogPath: string | null;
+  /** `influence.state_file` as the daemon uses it (absolute), when breakers are kept there */
+  readonly stateFile: string | null;
   readonly context: DaemonContext;
   /** stop accepting, let in-flight requests finish up to `graceMs`, remove the socket */
   close(graceMs?: number): Promise<void>;
@@ -72,6 +75,11 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     httpOpen = resolve;
   });
   try {
+    // restored before the socket opens: the first hello and snapshot already show them
+    if (store instanceof StateFileStore) {
+      await store.start();
+      context.restored = store.restored;
+    }
     const socketPath = opts.socketPath ?? config.control.socket ?? defaultSocketPath(env);
     control = await startControlServer(socketPath, createControlApi(context), { ready });
     await app.listen({ host, port });
@@ -85,6 +93,8 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     await app.close().catch(() => {});
     breakerTimers.stop();
     context.recent.stop();
+    // a daemon that did not start (another one holds the socket, say) must not write over that one's file
+    if (store instanceof StateFileStore) store.stop();
     await decisionLog?.close();
     throw err;
   }
@@ -96,6 +106,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     url: context.httpUrl,
     socketPath: started.path,
     decisionLogPath: logPath === false ? null : logPath,
+    stateFile: store instanceof StateFileStore ? store.path : null,
     context,
     close(graceMs = 10_000) {
       closing ??= (async () => {
@@ -104,6 +115,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
         await closeHttp(app, graceMs, inFlight);
         context.recent.stop();
         context.metrics.stop();
+        // after the drain: the state file's last save carries what in-flight requests did
         await store.close();
         await decisionLog?.close();
       })();

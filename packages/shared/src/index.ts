@@ -18,3 +18,4 @@ export * from './signal-words.js';
 export type * from './config/config-view.js';
 export { resolveConfigPaths } from './config/relative-paths.js';
 export { plainWords } from './config/plain-words.js';
+export * from './breaker/state-file-format.js';

@@ -29,6 +29,7 @@ async function runServe(opts: { config?: string }): Promise<number> {
     return EXIT_FAILURE;
   }
   process.stdout.write(`routeplane listening on ${daemon.url} (control: ${daemon.socketPath})\n`);
+  if (daemon.stateFile !== null) process.stderr.write(`restored ${daemon.context.restored} breaker(s) from ${daemon.stateFile}\n`);
 
   // SIGHUP re-reads the config (spec/lanes.md "Live reload"); the daemon says what it did on stderr
   process.on('SIGHUP', () => {
