@@ -90,9 +90,9 @@ server:
   });
 
   it.each([
-    ['backoff_ms: 50.5', '    retry: { backoff_ms: 50.5 }\n', 'routes[0].retry.backoff_ms', /int/i],
-    ['jitter: "yes"', '    retry: { jitter: "yes" }\n', 'routes[0].retry.jitter', /boolean/],
-    ['lane: urgent', '    lane: urgent\n', 'routes[0].lane', /"foreground"\|"background"/],
+    ['backoff_ms: 50.5', '    retry: { backoff_ms: 50.5 }\n', 'routes[0].retry.backoff_ms', /expected a whole number, got 50\.5/],
+    ['jitter: "yes"', '    retry: { jitter: "yes" }\n', 'routes[0].retry.jitter', /expected true or false, got "yes"/],
+    ['lane: urgent', '    lane: urgent\n', 'routes[0].lane', /expected "foreground" or "background", got "urgent"/],
   ])('%s: one error naming the path and what is expected', (_what, route, path, expected) => {
     const out = errors(config({ route }));
     expect(out).toHaveLength(1);
@@ -101,10 +101,10 @@ server:
   });
 
   it.each([
-    ['weight: heavy', { target: ', weight: heavy' }, 'routes[0].chain[0].weight', /expected number/],
-    ['reserve_pct: -1', { seat: ', reserve_pct: -1' }, 'seats[0].reserve_pct', />=0/],
-    ['reserve_pct: 100', { seat: ', reserve_pct: 100' }, 'seats[0].reserve_pct', /<=99/],
-    ['reserve_pct: "20%"', { seat: ', reserve_pct: "20%"' }, 'seats[0].reserve_pct', /expected number/],
+    ['weight: heavy', { target: ', weight: heavy' }, 'routes[0].chain[0].weight', /expected a number, got "heavy"/],
+    ['reserve_pct: -1', { seat: ', reserve_pct: -1' }, 'seats[0].reserve_pct', /must be at least 0/],
+    ['reserve_pct: 100', { seat: ', reserve_pct: 100' }, 'seats[0].reserve_pct', /must be at most 99/],
+    ['reserve_pct: "20%"', { seat: ', reserve_pct: "20%"' }, 'seats[0].reserve_pct', /expected a number, got "20%"/],
   ])('%s: one error naming the path and the limit', (_what, parts, path, limit) => {
     const out = errors(config(parts));
     expect(out).toHaveLength(1);
@@ -179,7 +179,7 @@ describe('agents', () => {
 
   it("an agent's lane is foreground or background", () => {
     const out = errors(agents('    - { id: ci, token_env: RP_TOKEN_CI, lane: urgent }\n'));
-    expect(out).toEqual([expect.stringMatching(/^rp\.yaml: server\.agents\[0\]\.lane: .*"foreground"\|"background"/)]);
+    expect(out).toEqual([expect.stringMatching(/^rp\.yaml: server\.agents\[0\]\.lane: expected "foreground" or "background"/)]);
   });
 
   it('agents stand in for auth_token_env on a listen address that is not loopback', () => {
