@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { policyChecks, policyEnvChecks } from './policy-checks.js';
 import { configSchema, type Config } from './schema.js';
+import { sharedChecks, sharedEnvChecks } from './shared-checks.js';
 import { locateIssues, parseYamlWithSchema, validateWithSchema, type ConfigIssue, type RawIssue } from './yaml-document.js';
 
 export type ConfigResult = { ok: true; file: string; config: Config } | { ok: false; file: string; issues: ConfigIssue[] };
@@ -105,6 +106,7 @@ function crossCheck(config: Config): RawIssue[] {
     });
   }
   issues.push(...policyChecks(config));
+  issues.push(...sharedChecks(config));
   return issues;
 }
 
@@ -120,6 +122,7 @@ function envCheck(config: Config, env: Env): RawIssue[] {
     issues.push({ path: ['server', 'auth_token_env'], message: `environment variable ${tokenEnv} is not set` });
   }
   issues.push(...policyEnvChecks(config, env));
+  issues.push(...sharedEnvChecks(config, env));
   return issues;
 }
 
