@@ -1,13 +1,13 @@
 import { hostname } from 'node:os';
 import type { Config, Env } from '@routeplane/shared';
 import { createInfluence } from './breaker/engine.js';
-import { MemoryStore } from './breaker/store.js';
 import type { Clock } from './breaker/types.js';
 import type { DaemonContext, ResolvedSeat } from './context.js';
 import { EventBus } from './events/bus.js';
 import { RecentDecisions } from './events/recent-decisions.js';
 import { type AgentIdentity, TokenCheck } from './http/auth.js';
 import { buildRouting } from './proxy/routing.js';
+import { chooseStore } from './store/choose-store.js';
 
 export interface ContextOptions {
   env: Env;
@@ -15,6 +15,10 @@ export interface ContextOptions {
   configPath: string | null;
   /** the engine's next due time moved without an event: the daemon's timer must look again */
   wake?: () => void;
+  /** the daemon's own log lines (the shared store says when it is degraded) */
+  log?: (line: string) => void;
+  /** default `hostname:pid` (spec/shared-state.md) */
+  daemonId?: string;
 }
 
 /**
@@ -37,8 +41,16 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
 
   const startedAt = clock.now();
   const bus = new EventBus(() => clock.now());
-  const daemonId = `${hostname().split('.')[0]}:${process.pid}`;
-  const store = new MemoryStore(startedAt);
+  const daemonId = opts.daemonId ?? `${hostname().split('.')[0]}:${process.pid}`;
+  const { store, secret, attach } = chooseStore(config, {
+    env,
+    clock,
+    daemonId,
+    log: opts.log ?? (() => {}),
+    announce: (info) => bus.emit({ type: 'store', store: info }),
+    secrets,
+  });
+  if (secret !== null) secrets.push(secret);
   const influence = createInfluence(config.influence, config.seats, config.routes, {
     clock,
     onChange: (change) => bus.emit(change),
@@ -46,6 +58,7 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
     store,
     wake: opts.wake,
   });
+  attach(influence);
   return {
     config,
     seats,

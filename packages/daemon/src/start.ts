@@ -23,6 +23,8 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** the config file the config came from (shown by `status`, re-read by reload) */
   configPath?: string | null;
+  /** overrides `hostname:pid` (several daemons in one process share a store, as tests run them) */
+  daemonId?: string;
 }
 
 export interface RunningDaemon {
@@ -42,13 +44,21 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   const listen = opts.listen ?? config.server.listen;
   // the engine wakes the timers, which read the engine: created just below it
   let timers: BreakerTimers | undefined;
-  const context = buildContext(config, { env, clock, configPath: opts.configPath ?? null, wake: () => timers?.reschedule() });
+  const context = buildContext(config, {
+    env,
+    clock,
+    configPath: opts.configPath ?? null,
+    wake: () => timers?.reschedule(),
+    log,
+    daemonId: opts.daemonId,
+  });
   // The config loader refuses this too; checked again here because `opts.listen` and
   // hand-built configs bypass it, and an open port without a token lends every seat key to anyone.
   if (context.routing.tokens === null && !isLoopback(listen.slice(0, listen.lastIndexOf(':')))) {
     throw new Error(`server.auth_token_env: required when listen (${listen}) is not a loopback address`);
   }
   const { bus, influence, store } = context;
+  await store.start();
 
   const logPath = opts.decisionLogPath !== undefined ? opts.decisionLogPath : (config.decision_log.path ?? defaultDecisionLogPath(env));
   const decisionLog = logPath === false ? null : new DecisionLog(logPath, config.decision_log.max_mb * 1024 * 1024, bus, log);
@@ -85,6 +95,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     await app.close().catch(() => {});
     breakerTimers.stop();
     context.recent.stop();
+    await store.close();
     await decisionLog?.close();
     throw err;
   }

@@ -9,9 +9,11 @@ import type { Breaker, BreakerAction, StoreInfo } from '@routeplane/shared';
  * memory store is a seam that costs nothing on the request path, not an `if`.
  */
 export interface BreakerStore {
+  /** Connects (a shared store), waiting a short bound at most: a daemon starts even when its store is away. */
+  start(): Promise<void>;
   info(): StoreInfo;
-  /** A local transition of one breaker: its state after the change, or null when it ended. */
-  changed(key: string, breaker: Breaker | null, action: BreakerAction): void;
+  /** A local transition of one breaker: its state after the change, or null when it ended; `reason` as its event says it. */
+  changed(key: string, breaker: Breaker | null, action: BreakerAction, reason: string): void;
   /** Claim the probe of `key` for `token`, cluster-wide; a promise when the answer must be asked for. */
   claim(key: string, token: string, now: number): boolean | Promise<boolean>;
   /** Give back a claim that went unresolved (the request never reached the target). */
@@ -28,6 +30,8 @@ export class MemoryStore implements BreakerStore {
   constructor(now: number) {
     this.since = now;
   }
+
+  async start(): Promise<void> {}
 
   info(): StoreInfo {
     return { kind: 'memory', state: 'ok', since: this.since, daemons: 1 };
