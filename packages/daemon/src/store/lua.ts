@@ -168,7 +168,7 @@ return 1
  * while another claim stands, or while the shared breaker is still open (a
  * failed probe elsewhere re-tripped it).
  * ARGV: prefix, key, token, now, max cooldown ms, origin.
- * Returns {1, ''} when claimed, {0, the shared copy or ''} when refused.
+ * Returns {1 when claimed or 0 when refused, the shared copy after it or ''}.
  */
 export const CLAIM = `${COMMON}
 local key = ARGV[2]
@@ -191,6 +191,7 @@ if env ~= nil then
   env.v = nextRev()
   if store(key, env, now, maxCool) then
     publish({ t = 'b', k = key, a = 'probe_claimed', r = 'probe claimed', o = origin, v = env.v, b = env.b })
+    return { 1, cjson.encode(env) }
   end
 end
 return { 1, '' }
@@ -199,7 +200,8 @@ return { 1, '' }
 /**
  * RELEASE: the holder gives its claim back (the request never reached the
  * target, or the answer gave no verdict); only the holder's token can.
- * ARGV: prefix, key, token, origin, reason, now, max cooldown ms. Returns 1 when released.
+ * ARGV: prefix, key, token, origin, reason, now, max cooldown ms. Returns the
+ * shared copy after it, or '' (not the holder, or no breaker kept).
  */
 export const RELEASE = `${COMMON}
 local key = ARGV[2]
@@ -208,7 +210,7 @@ local origin = ARGV[4]
 local reason = ARGV[5]
 local now = tonumber(ARGV[6])
 local maxCool = tonumber(ARGV[7])
-if redis.call('GET', P .. 'c:' .. key) ~= token then return 0 end
+if redis.call('GET', P .. 'c:' .. key) ~= token then return '' end
 redis.call('DEL', P .. 'c:' .. key)
 local raw = redis.call('GET', P .. 'b:' .. key)
 if raw then
@@ -220,10 +222,11 @@ if raw then
     env.v = nextRev()
     if store(key, env, now, maxCool) then
       publish({ t = 'b', k = key, a = 'probe_ready', r = reason, o = origin, v = env.v, b = env.b })
+      return cjson.encode(env)
     end
   end
 end
-return 1
+return ''
 `;
 
 /**

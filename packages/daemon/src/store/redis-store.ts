@@ -61,6 +61,8 @@ export class RedisStore implements BreakerStore {
   private readonly streakOrder: Ordered<SharedStreak>;
   /** the claims this daemon holds, by breaker key: its token */
   private readonly claims = new Map<string, string>();
+  /** why the engine gave a claim back (its event said so just before `release`) */
+  private readonly releaseReasons = new Map<string, string>();
   /** writes go out: both connections up, subscribed, and no failure since the last time in step */
   private writable = false;
   private subscribed = false;
@@ -131,7 +133,10 @@ export class RedisStore implements BreakerStore {
     if (breaker === null) return this.ended(key, action, reason);
     // the claim script already wrote the claim; a release or a stale claim is the release script's
     if (action === 'probe_claimed') return;
-    if (action === 'probe_ready' && this.claims.delete(key)) return;
+    if (action === 'probe_ready' && this.claims.delete(key)) {
+      this.releaseReasons.set(key, reason);
+      return;
+    }
     const token = this.claims.get(key) ?? '';
     if (action === 'probe_failed') this.claims.delete(key);
     void this.put(key, breaker, action, reason, 'change', token);
@@ -139,43 +144,50 @@ export class RedisStore implements BreakerStore {
 
   claim(key: string, token: string, now: number): boolean | Promise<boolean> {
     // a claim that cannot be made in Redis is not made here either: the probe waits
-    if (!this.writable) return false;
+    if (!this.writable || this.sync === null) return false;
+    const sync = this.sync;
     const { maxCooldownMs } = this.limits();
-    return this.connection
-      .run(SCRIPTS.claim, [this.prefix, key, token, String(now), String(maxCooldownMs), this.opts.daemonId], this.opts.shared.timeout_ms)
-      .then((out) => {
-        if (!out.ok) {
-          this.fail(`probe claim: ${out.why}`);
-          return false;
-        }
-        const [got, raw] = out.value as [number, string];
-        if (got === 1) {
-          this.claims.set(key, token);
-          return true;
-        }
-        const shared = raw === '' ? null : readSharedBreaker(raw);
-        // the engine gives the refused claim back once this answer reaches it; then the holder's copy is taken in again
-        setImmediate(() => {
-          if (shared !== null)
-            this.sync?.offer(key, {
-              rev: shared.rev,
-              breaker: shared.breaker,
-              action: null,
-              reason: 'probe claimed elsewhere',
-              origin: shared.origin,
-            });
-          this.sync?.reconcile(key);
-        });
+    const args = [this.prefix, key, token, String(now), String(maxCooldownMs), this.opts.daemonId];
+    // a claim is a write like any other: an older copy arriving meanwhile must not undo it
+    sync.sent(key);
+    return this.connection.run(SCRIPTS.claim, args, this.opts.shared.timeout_ms).then((out) => {
+      if (!out.ok) {
+        sync.answered(key, null);
+        this.fail(`probe claim: ${out.why}`);
         return false;
-      });
+      }
+      const [got, raw] = out.value as [number, string];
+      const shared = raw === '' ? null : readSharedBreaker(raw);
+      const reason = got === 1 ? 'probe claimed' : 'probe claimed elsewhere';
+      sync.answered(
+        key,
+        shared === null ? null : { rev: shared.rev, breaker: shared.breaker, action: null, reason, origin: shared.origin },
+      );
+      if (got === 1) {
+        this.claims.set(key, token);
+        return true;
+      }
+      // the engine gives the refused claim back once this answer reaches it; then the holder's copy is taken in again
+      setImmediate(() => sync.reconcile(key));
+      return false;
+    });
   }
 
   release(key: string, token: string): void {
     this.claims.delete(key);
-    if (!this.writable) return;
+    const reason = this.releaseReasons.get(key) ?? 'probe not reached';
+    this.releaseReasons.delete(key);
+    if (!this.writable || this.sync === null) return;
+    const sync = this.sync;
     const { maxCooldownMs } = this.limits();
-    const args = [this.prefix, key, token, this.opts.daemonId, 'probe not reached', String(this.opts.clock.now()), String(maxCooldownMs)];
+    const args = [this.prefix, key, token, this.opts.daemonId, reason, String(this.opts.clock.now()), String(maxCooldownMs)];
+    sync.sent(key);
     void this.connection.run(SCRIPTS.release, args, this.opts.shared.timeout_ms).then((out) => {
+      const shared = out.ok && typeof out.value === 'string' && out.value !== '' ? readSharedBreaker(out.value) : null;
+      sync.answered(
+        key,
+        shared === null ? null : { rev: shared.rev, breaker: shared.breaker, action: null, reason, origin: shared.origin },
+      );
       if (!out.ok) this.fail(`probe release: ${out.why}`);
     });
   }
