@@ -141,6 +141,8 @@ describe('key prefixes', () => {
 async function redisKeys(port: number): Promise<string[]> {
   const { execFile } = await import('node:child_process');
   return new Promise((resolve, reject) =>
-    execFile('redis-cli', ['-p', String(port), '--raw', 'KEYS', '*'], (err, out) => (err ? reject(err) : resolve(out.split('\n').filter(Boolean).sort()))),
+    execFile('redis-cli', ['-p', String(port), '--raw', 'KEYS', '*'], (err, out) =>
+      err ? reject(err) : resolve(out.split('\n').filter(Boolean).sort()),
+    ),
   );
 }

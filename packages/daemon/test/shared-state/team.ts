@@ -32,6 +32,8 @@ export interface TeamOptions {
   influence?: Omit<NonNullable<ConfigInput['influence']>, 'shared' | 'enabled'>;
   shared?: { timeout_ms?: number; password_env?: string };
   env?: Record<string, string>;
+  /** keep each daemon's decision log (in its temporary directory) */
+  decisionLog?: boolean;
   /** upstreams to reuse (a second team over the same seats) */
   upstreams?: { a: FakeUpstream; b: FakeUpstream };
 }
@@ -74,7 +76,7 @@ export async function startTeam(redis: RedisServer, opts: TeamOptions = {}): Pro
           },
           env: opts.env,
           daemonId: `${names[i] ?? `d${i}`}-${n}:${process.pid}`,
-          decisionLog: false,
+          decisionLog: opts.decisionLog ? {} : false,
         }),
       );
     }
