@@ -42,6 +42,10 @@ function launch(port: number, password: string | undefined): Promise<ChildProces
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'];
   if (password !== undefined) args.push('--requirepass', password);
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // a test worker that dies must not leave its server behind
+  const orphan = () => child.kill('SIGKILL');
+  process.once('exit', orphan);
+  child.once('exit', () => process.off('exit', orphan));
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => fail(new Error(`redis-server on port ${port} not ready within 10 s: ${out.slice(-500)}`)), 10_000);
