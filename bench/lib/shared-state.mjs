@@ -9,9 +9,7 @@
 // redis-server (Debian's package) runs on a free loopback port with no persistence and is
 // stopped by its PID.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 export async function startRedisServer() {

@@ -25,7 +25,7 @@ describe('a transition on one daemon reaches the others', () => {
     const [alpha] = team.daemons;
     const info = alpha!.context.store.info();
     expect(info).toMatchObject({ kind: 'redis', state: 'ok', daemons: 3 });
-    const status = await (await fetch(`${alpha!.url}/status`)).json();
+    const status = (await (await fetch(`${alpha!.url}/status`)).json()) as { daemon: { store: unknown } };
     expect(status.daemon.store).toMatchObject({ kind: 'redis', state: 'ok', daemons: 3 });
   });
 
