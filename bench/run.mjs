@@ -11,6 +11,8 @@
 //                                  --subscribers N: control-socket subscribers per daemon, default 1)
 //   pnpm bench --monitor          only the monitor figure (records 2 s of daemon decisions first)
 //   pnpm bench --events           only the event path figure (the daemon with 0 and 4 subscribers)
+//   pnpm bench --shared           only the shared-state figures (three daemons on one Redis: convergence,
+//                                 the success path with the Redis store, Redis killed under load)
 //
 // Loopback only; every loop is bounded; every child is stopped at the end.
 import { execFileSync } from 'node:child_process';
@@ -26,6 +28,7 @@ import { runMicro } from './lib/micro.mjs';
 import { captureSnapshot, measureMonitor } from './lib/monitor.mjs';
 import { CORE, killAll, startChild } from './lib/processes.mjs';
 import { summariseProfiles } from './lib/profile-summary.mjs';
+import { measureSharedState, renderShared } from './lib/shared-state.mjs';
 import { renderMatrix, renderResults } from './lib/report.mjs';
 import { ensureWrk, runWrk, writeScript } from './lib/wrk.mjs';
 
@@ -48,6 +51,7 @@ function parseArgs(argv) {
     else if (a === '--compare') (opts.compare ??= []).push(resolve(argv[++i] ?? ''));
     else if (a === '--monitor') opts.monitorOnly = true;
     else if (a === '--events') opts.eventsOnly = true;
+    else if (a === '--shared') opts.sharedOnly = true;
     else if (a === '--subscribers') opts.subscribers = Number(argv[++i]);
     else if (a === '--keep') opts.keep = true;
     else if (a === '--out') opts.out = resolve(argv[++i] ?? '');
@@ -55,7 +59,7 @@ function parseArgs(argv) {
       process.stdout.write(
         readFileSync(fileURLToPath(import.meta.url), 'utf8')
           .split('\n')
-          .slice(5, 15)
+          .slice(5, 17)
           .map((l) => l.replace(/^\/\/ ?/, ''))
           .join('\n') + '\n',
       );
@@ -151,6 +155,7 @@ async function main() {
   if (opts.clients) return compareClients(upstream, scriptFor);
   if (opts.monitorOnly) return monitorOnly(upstream, scriptFor);
   if (opts.eventsOnly) return eventsOnly(upstream, scriptFor);
+  if (opts.sharedOnly) return sharedOnly(upstream, scriptFor);
 
   const bare = track(
     await startChild('bare proxy', join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream } }),
@@ -227,6 +232,11 @@ async function main() {
   await captureSnapshot(daemon.ready.socketPath, dir).catch((err) => log(`monitor: ${err.message}`));
   for (const c of children.splice(0)) await c.stop();
 
+  const shared = await sharedFigures(upstream, scriptFor).catch((err) => {
+    log(`shared state: ${err.message}`);
+    return null;
+  });
+
   let micro = null;
   if (opts.micro) {
     log('microbenchmarks (vitest bench)…');
@@ -251,7 +261,7 @@ async function main() {
   const goals = computeGoals(results);
   const notesFile = join(here, 'NOTES.md');
   const notes = existsSync(notesFile) ? readFileSync(notesFile, 'utf8') : null;
-  const markdown = renderResults(results, goals, settings, notes);
+  const markdown = renderResults(results, goals, settings, notes) + renderShared(shared);
   writeFileSync(opts.out, markdown);
   process.stdout.write(markdown);
   log(`\nwritten to ${relative(process.cwd(), opts.out) || opts.out}`);
@@ -292,12 +302,12 @@ function build() {
   return warnings.length ? warnings.join('; ') : null;
 }
 
-function startDaemonChild(upstream, execArgv = [], dist = null) {
+function startDaemonChild(upstream, execArgv = [], dist = null, extraEnv = {}) {
   if (!existsSync(join(dist ?? join(root, 'packages/daemon/dist'), 'index.js')))
     throw new Error(`${dist ?? 'packages/daemon/dist'}/index.js is missing: run pnpm build`);
   // each daemon its own directory: socket and decision log
   const daemonDir = dist === null ? dir : mkdtempSync(join(dir, 'daemon-'));
-  const env = { BENCH_UPSTREAM: upstream, BENCH_DIR: daemonDir, ...(dist === null ? {} : { BENCH_DAEMON_DIST: dist }) };
+  const env = { BENCH_UPSTREAM: upstream, BENCH_DIR: daemonDir, ...(dist === null ? {} : { BENCH_DAEMON_DIST: dist }), ...extraEnv };
   return startChild('daemon', join(here, 'lib/daemon-child.mjs'), { core: CORE.proxy, env, execArgv });
 }
 
@@ -485,6 +495,63 @@ async function eventsOnly(upstream, scriptFor) {
     runCell(target, scriptFor('openai', false, 2), settings.eventPath.c, seconds),
   );
   process.stdout.write(`${JSON.stringify(eventPath, null, 2)}\n`);
+}
+
+/**
+ * The shared-state figures (spec/shared-state.md): convergence and the outage on three daemons
+ * over one Redis, then the success path of a daemon with the Redis store beside one with the
+ * memory store, in ABBA rounds of the same cell (c=16, 2 KB JSON).
+ */
+async function sharedFigures(upstream, scriptFor) {
+  const f = FAMILIES.openai;
+  const startDaemon = (env) => startDaemonChild(upstream, [], null, { BENCH_DIR: mkdtempSync(join(dir, 'shared-')), ...env });
+  const figures = await measureSharedState({
+    startDaemon,
+    trips: opts.quick ? 50 : 200,
+    log,
+    chatPath: f.path,
+    chatHeaders: f.headers,
+    chatBody: JSON.stringify({ model: f.route, stream: false, messages: [] }),
+  });
+  log('shared state: the success path, memory store vs Redis store…');
+  const { startRedisServer } = await import('./lib/shared-state.mjs');
+  const redis = await startRedisServer();
+  try {
+    const memory = await startDaemon({});
+    const shared = await startDaemon({ BENCH_SHARED_REDIS: redis.url });
+    const targets = { memory: { url: memory.ready.url, child: memory }, redis: { url: shared.ready.url, child: shared } };
+    const script = scriptFor('openai', false, 2);
+    const seconds = Math.min(matrix.seconds, opts.quick ? 2 : 4);
+    for (const t of Object.values(targets)) await runCell(t, script, 16, 1); // warm-up
+    const rounds = { memory: [], redis: [] };
+    for (const name of ['memory', 'redis', 'redis', 'memory', 'redis', 'memory', 'memory', 'redis']) {
+      const r = await runCell(targets[name], script, 16, seconds);
+      rounds[name].push(r);
+      log(`  ${name.padEnd(6)} ${Math.round(r.rps)} req/s  p50 ${r.p50Ms.toFixed(3)} ms  p99 ${r.p99Ms.toFixed(2)} ms`);
+    }
+    const median = (xs) => {
+      const v = [...xs].sort((a, b) => a - b);
+      return v.length % 2 ? v[v.length >> 1] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    };
+    const side = (xs) => ({
+      rps: median(xs.map((x) => x.rps)),
+      p50Ms: median(xs.map((x) => x.p50Ms)),
+      p99Ms: median(xs.map((x) => x.p99Ms)),
+    });
+    figures.successPath = { c: 16, seconds, rounds: 4, memory: side(rounds.memory), redis: side(rounds.redis) };
+    figures.successPath.addedP50Ms = figures.successPath.redis.p50Ms - figures.successPath.memory.p50Ms;
+    log(`  added p50 with the Redis store: ${figures.successPath.addedP50Ms.toFixed(3)} ms`);
+    await Promise.allSettled([memory.stop(), shared.stop()]);
+  } finally {
+    await redis.stop();
+  }
+  return figures;
+}
+
+/** `--shared`: only the shared-state figures. */
+async function sharedOnly(upstream, scriptFor) {
+  const figures = await sharedFigures(upstream, scriptFor);
+  process.stdout.write(renderShared(figures));
 }
 
 /** `--monitor`: record 2 s of real decisions and a snapshot, then only the monitor figure. */

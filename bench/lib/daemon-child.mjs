@@ -42,7 +42,13 @@ const config = {
       ],
     },
   ],
-  influence: { enabled: true },
+  influence: {
+    enabled: true,
+    // BENCH_SHARED_REDIS: share breakers through this Redis (the shared-state figures)
+    ...(process.env.BENCH_SHARED_REDIS
+      ? { shared: { redis_url: process.env.BENCH_SHARED_REDIS, key_prefix: process.env.BENCH_SHARED_PREFIX || 'routeplane-bench:' } }
+      : {}),
+  },
 };
 const env = { ...process.env, BENCH_KEY_A: 'sk-bench-a', BENCH_KEY_B: 'sk-bench-b', BENCH_KEY_C: 'sk-bench-c', BENCH_KEY_D: 'sk-bench-d' };
 

@@ -9,6 +9,8 @@
 //                        so each chunk leaves in its own write like a real stream
 //   x-mock-echo: 1       parse the body and echo its `model` (correctness checks only;
 //                        the load path never parses, to keep the mock cheap)
+//   x-mock-fail: SEAT-KEY=STATUS   answer STATUS with an error body when the request
+//                        carries that seat's key (the shared-state figure trips one seat)
 import http from 'node:http';
 import { answerUsage } from './child-usage.mjs';
 
@@ -99,6 +101,19 @@ function handle(req, res) {
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end('{"error":{"message":"mock: not found","type":"not_found","code":null}}');
     return;
+  }
+  const fail = req.headers['x-mock-fail'];
+  if (typeof fail === 'string') {
+    const [key, status] = fail.split('=');
+    const sent = req.headers.authorization ?? req.headers['x-api-key'] ?? '';
+    if (key && sent.endsWith(key)) {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(Number(status), { 'content-type': 'application/json' });
+        res.end(`{"error":{"message":"mock: ${Number(status)}","type":"mock_error","code":null}}`);
+      });
+      return;
+    }
   }
   const echo = req.headers['x-mock-echo'] === '1';
   let head = '';

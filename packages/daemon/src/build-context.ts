@@ -1,17 +1,15 @@
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
 import type { Config, Env } from '@routeplane/shared';
 import { ReloadableInfluence } from './breaker/reloadable.js';
 import { agentTokenCheck, resolveSeats } from './credentials.js';
 import { createMetrics, type DaemonMetrics } from './metrics/registry.js';
 import { reloadConfig } from './reload.js';
-import { MemoryStore } from './breaker/store.js';
 import type { Clock } from './breaker/types.js';
 import type { DaemonContext } from './context.js';
 import { EventBus } from './events/bus.js';
 import { RecentDecisions } from './events/recent-decisions.js';
 import { buildRouting } from './proxy/routing.js';
-import { StateFileStore } from './state-file/store.js';
+import { chooseStore } from './store/choose-store.js';
 
 export interface ContextOptions {
   env: Env;
@@ -19,8 +17,10 @@ export interface ContextOptions {
   configPath: string | null;
   /** the engine's next due time moved without an event: the daemon's timer must look again */
   wake?: () => void;
-  /** the daemon's own log lines (reloads say what they did; the state file when it set a file aside) */
+  /** the daemon's own log lines: reloads say what they did, the state file when it set a file aside, the shared store when it is degraded */
   log?: (line: string) => void;
+  /** default `hostname:pid` (spec/shared-state.md) */
+  daemonId?: string;
 }
 
 /**
@@ -37,10 +37,16 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
 
   const startedAt = clock.now();
   const bus = new EventBus(() => clock.now());
-  const daemonId = `${hostname().split('.')[0]}:${process.pid}`;
-  // with influence off there is no state: the file is neither read nor written, and kept for later
-  const stateFile = config.influence.enabled ? config.influence.state_file : null;
-  const store = stateFile === null ? new MemoryStore(startedAt) : new StateFileStore(resolve(stateFile), clock, opts.log ?? (() => {}));
+  const daemonId = opts.daemonId ?? `${hostname().split('.')[0]}:${process.pid}`;
+  const { store, secret, attach } = chooseStore(config, {
+    env,
+    clock,
+    daemonId,
+    log: opts.log ?? (() => {}),
+    announce: (info) => bus.emit({ type: 'store', store: info }),
+    secrets,
+  });
+  if (secret !== null) secrets.push(secret);
   const influence = new ReloadableInfluence(config.influence, config.seats, config.routes, {
     clock,
     onChange: (change) => bus.emit(change),
@@ -48,7 +54,7 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
     store,
     wake: opts.wake,
   });
-  if (store instanceof StateFileStore && influence.engine !== null) store.attach(influence.engine);
+  if (influence.engine !== null) attach(influence.engine);
   const context: DaemonContext = {
     config,
     seats,

@@ -24,6 +24,8 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** the config file the config came from (shown by `status`, re-read by reload) */
   configPath?: string | null;
+  /** overrides `hostname:pid` (several daemons in one process share a store, as tests run them) */
+  daemonId?: string;
 }
 
 export interface RunningDaemon {
@@ -45,7 +47,14 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   const listen = opts.listen ?? config.server.listen;
   // the engine wakes the timers, which read the engine: created just below it
   let timers: BreakerTimers | undefined;
-  const context = buildContext(config, { env, clock, configPath: opts.configPath ?? null, wake: () => timers?.reschedule(), log });
+  const context = buildContext(config, {
+    env,
+    clock,
+    configPath: opts.configPath ?? null,
+    wake: () => timers?.reschedule(),
+    log,
+    daemonId: opts.daemonId,
+  });
   // The config loader refuses this too; checked again here because `opts.listen` and
   // hand-built configs bypass it, and an open port without a token lends every seat key to anyone.
   if (context.routing.tokens === null && !isLoopback(listen.slice(0, listen.lastIndexOf(':')))) {
@@ -75,11 +84,10 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     httpOpen = resolve;
   });
   try {
-    // restored before the socket opens: the first hello and snapshot already show them
-    if (store instanceof StateFileStore) {
-      await store.start();
-      context.restored = store.restored;
-    }
+    // the store first (a state file restored, a shared store connected or found away):
+    // the first hello and snapshot already show what it holds
+    await store.start();
+    context.restored = store.restored;
     const socketPath = opts.socketPath ?? config.control.socket ?? defaultSocketPath(env);
     control = await startControlServer(socketPath, createControlApi(context), { ready });
     await app.listen({ host, port });
@@ -94,7 +102,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     breakerTimers.stop();
     context.recent.stop();
     // a daemon that did not start (another one holds the socket, say) must not write over that one's file
-    if (store instanceof StateFileStore) store.stop();
+    await store.abandon();
     await decisionLog?.close();
     throw err;
   }

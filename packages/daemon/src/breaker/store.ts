@@ -9,16 +9,23 @@ import type { Breaker, BreakerAction, StoreInfo } from '@routeplane/shared';
  * memory store is a seam that costs nothing on the request path, not an `if`.
  */
 export interface BreakerStore {
+  /** Connects (a shared store), waiting a short bound at most: a daemon starts even when its store is away. */
+  start(): Promise<void>;
   info(): StoreInfo;
-  /** A local transition of one breaker: its state after the change, or null when it ended. */
-  changed(key: string, breaker: Breaker | null, action: BreakerAction): void;
+  /** A local transition of one breaker: its state after the change, or null when it ended; `reason` as its event says it. */
+  changed(key: string, breaker: Breaker | null, action: BreakerAction, reason: string): void;
   /** Claim the probe of `key` for `token`, cluster-wide; a promise when the answer must be asked for. */
   claim(key: string, token: string, now: number): boolean | Promise<boolean>;
   /** Give back a claim that went unresolved (the request never reached the target). */
   release(key: string, token: string): void;
   /** A target's or provider's streak of model errors changed (0 when reset). */
   streak(name: string, count: number, lastFailureAt: number | null): void;
+  /** breakers taken in from outside at start (a state file); 0 for the others */
+  readonly restored: number;
+  /** The daemon is shutting down: a last save, a clean disconnect. */
   close(): Promise<void>;
+  /** The daemon never started: let go of everything, and write nothing (another daemon may own the file). */
+  abandon(): Promise<void>;
 }
 
 /** Breakers live in this daemon's memory only: a restart (without a state file) clears them. */
@@ -28,6 +35,8 @@ export class MemoryStore implements BreakerStore {
   constructor(now: number) {
     this.since = now;
   }
+
+  async start(): Promise<void> {}
 
   info(): StoreInfo {
     return { kind: 'memory', state: 'ok', since: this.since, daemons: 1 };
@@ -43,5 +52,11 @@ export class MemoryStore implements BreakerStore {
 
   streak(): void {}
 
+  get restored(): number {
+    return 0;
+  }
+
   async close(): Promise<void> {}
+
+  async abandon(): Promise<void> {}
 }

@@ -90,7 +90,7 @@ export class BreakerTable {
       signal,
       origin,
     });
-    if (origin === this.origin) this.store.changed(b.key, copy, action);
+    if (origin === this.origin) this.store.changed(b.key, copy, action, reason);
   }
 
   /** The breaker is over: cleared by a success or a deadline, or reset. */
@@ -115,7 +115,7 @@ export class BreakerTable {
       signal: null,
       origin,
     });
-    if (origin === this.origin) this.store.changed(key, null, action);
+    if (origin === this.origin) this.store.changed(key, null, action, reason);
     return true;
   }
 

@@ -31,7 +31,7 @@ export class StateFileStore extends MemoryStore {
   }
 
   /** breakers that came back from the file at start */
-  get restored(): number {
+  override get restored(): number {
     return this.restoredCount;
   }
 
@@ -40,7 +40,7 @@ export class StateFileStore extends MemoryStore {
   }
 
   /** Loads the file into the engine and starts saving. Problems with the file are said in one line, never thrown. */
-  async start(): Promise<void> {
+  override async start(): Promise<void> {
     const engine = this.engine;
     if (engine === null) throw new Error('state file: start() before attach()');
     await removeStaleTemps(this.path);
@@ -89,6 +89,10 @@ export class StateFileStore extends MemoryStore {
   }
 
   /** The daemon never finished starting: no save, now or at close. */
+  override async abandon(): Promise<void> {
+    this.stop();
+  }
+
   stop(): void {
     this.saver?.stop();
   }

@@ -56,6 +56,10 @@ export interface TestDaemonOptions {
   /** `auth_token`: the daemon requires this token (set through `auth_token_env`); `agents`: `server.agents` */
   server?: { body_limit_mb?: number; auth_token?: string; agents?: TestAgent[] };
   decisionLog?: { max_mb?: number } | false;
+  /** more environment for the daemon (e.g. a variable `password_env` names) */
+  env?: Record<string, string>;
+  /** overrides `hostname:pid` (several daemons in one process) */
+  daemonId?: string;
 }
 
 export interface TestDaemon {
@@ -78,7 +82,7 @@ export interface TestDaemon {
 
 export async function startTestDaemon(opts: TestDaemonOptions): Promise<TestDaemon> {
   const tempDir = await mkdtemp(join(tmpdir(), 'routeplane-test-'));
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { ...opts.env };
   const keys: Record<string, string> = {};
   const seats = opts.seats.map((seat) => {
     const envName = `RP_TEST_KEY_${seat.id.replace(/[^a-z0-9]/gi, '_').toUpperCase()}`;
@@ -127,6 +131,7 @@ export async function startTestDaemon(opts: TestDaemonOptions): Promise<TestDaem
     socketPath: join(tempDir, 'control.sock'),
     decisionLogPath,
     log: (line) => logs.push(line),
+    ...(opts.daemonId === undefined ? {} : { daemonId: opts.daemonId }),
   });
   const events = new EventRecorder(daemon.context.bus);
   let closed = false;

@@ -8,6 +8,7 @@ import { envCheck } from './env-checks.js';
 import { resolveConfigPaths } from './relative-paths.js';
 import { salvage } from './schema-walk.js';
 import { configSchema, type Config } from './schema.js';
+import { sharedChecks, sharedEnvChecks } from './shared-checks.js';
 import { configWarnings } from './warnings.js';
 import { locateIssues, readYamlDocument, validateWithSchema, type ConfigIssue, type LineFor } from './yaml-document.js';
 
@@ -109,9 +110,9 @@ function checkDocument(raw: unknown, file: string, env: Env, lineFor: LineFor): 
   // An invalid file still gets its cross-checks, on every part that did pass,
   // so one run of `config check` shows every problem.
   const view: ConfigView = strict.ok ? strict.data : ((salvage(configSchema, raw) ?? {}) as ConfigView);
-  // the policy checks read defaults the schema fills in, so they join once the schema passed
-  const policy = strict.ok ? policyChecks(strict.data) : [];
-  const found = locateIssues([...crossCheck(view), ...policy, ...envCheck(view, env)], file, lineFor);
+  // the policy and shared-store checks read defaults the schema fills in, so they join once the schema passed
+  const whole = strict.ok ? [...policyChecks(strict.data), ...sharedChecks(strict.data), ...sharedEnvChecks(strict.data, env)] : [];
+  const found = locateIssues([...crossCheck(view), ...whole, ...envCheck(view, env)], file, lineFor);
   const issues = inDocumentOrder([...(strict.ok ? [] : strict.issues), ...found]);
   const warnings = inDocumentOrder(locateIssues(configWarnings(view), file, lineFor));
   if (!strict.ok || issues.length > 0) return { ok: false, file, issues, warnings };

@@ -1,0 +1,72 @@
+import { type Config, type Env, readRedisUrl, type StoreInfo } from '@routeplane/shared';
+import { resolve } from 'node:path';
+import type { InfluenceEngine } from '../breaker/engine.js';
+import { type BreakerStore, MemoryStore } from '../breaker/store.js';
+import type { Clock } from '../breaker/types.js';
+import { StateFileStore } from '../state-file/store.js';
+import { redact } from '../signals/plain-text.js';
+import { linkEngine } from './engine-link.js';
+import { RedisStore } from './redis-store.js';
+
+export interface StoreChoice {
+  readonly store: BreakerStore;
+  /** the password, when the store has one: it joins the daemon's redacted secrets */
+  readonly secret: string | null;
+  /** hands the engine to the store once both exist */
+  attach(engine: InfluenceEngine): void;
+}
+
+export interface StoreDeps {
+  env: Env;
+  clock: Clock;
+  daemonId: string;
+  log: (line: string) => void;
+  announce: (info: StoreInfo) => void;
+  /** every secret of the daemon: redacted from the store's lines as a last line of defence */
+  secrets: readonly string[];
+}
+
+/**
+ * Memory (the default); memory saved to `influence.state_file`
+ * (spec/lanes.md); or Redis when `influence.shared` is set (spec/shared-state.md)
+ * — only with influence on: off, there is no state to keep, and a state file
+ * is neither read nor written (kept for later). The config loader already
+ * refused both at once, a bad URL or an unset password variable; a
+ * hand-built config that bypasses it is refused here in the same words.
+ */
+export function chooseStore(config: Config, deps: StoreDeps): StoreChoice {
+  const { shared, state_file: stateFile, enabled } = config.influence;
+  if (!enabled || (shared === null && stateFile === null)) {
+    return { store: new MemoryStore(deps.clock.now()), secret: null, attach: () => {} };
+  }
+  if (shared !== null && stateFile !== null)
+    throw new Error('influence.state_file: cannot be used with influence.shared (shared state already outlives any one daemon)');
+  if (shared === null) {
+    const store = new StateFileStore(resolve(stateFile!), deps.clock, deps.log);
+    return { store, secret: null, attach: (engine) => store.attach(engine) };
+  }
+  const url = readRedisUrl(shared.redis_url);
+  if (!url.ok) throw new Error(`influence.shared.redis_url: ${url.message}`);
+  let password: string | null = null;
+  if (shared.password_env !== null) {
+    password = deps.env[shared.password_env] || null;
+    if (password === null) throw new Error(`environment variable ${shared.password_env} is not set (influence.shared.password_env)`);
+  }
+  const secrets = password === null ? deps.secrets : [...deps.secrets, password];
+  const store = new RedisStore({
+    shared,
+    endpoint: url.endpoint,
+    password,
+    daemonId: deps.daemonId,
+    clock: deps.clock,
+    log: (line) => deps.log(redact(line, secrets)),
+    announce: deps.announce,
+  });
+  return {
+    store,
+    secret: password,
+    attach(engine) {
+      store.attach(linkEngine(engine));
+    },
+  };
+}
