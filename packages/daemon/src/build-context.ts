@@ -41,6 +41,7 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
   const { store, secret, attach } = chooseStore(config, {
     env,
     clock,
+    startedAt,
     daemonId,
     log: opts.log ?? (() => {}),
     announce: (info) => bus.emit({ type: 'store', store: info }),

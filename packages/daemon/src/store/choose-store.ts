@@ -19,6 +19,8 @@ export interface StoreChoice {
 export interface StoreDeps {
   env: Env;
   clock: Clock;
+  /** the daemon's start: a store that never changes state has been `ok` since then */
+  startedAt: number;
   daemonId: string;
   log: (line: string) => void;
   announce: (info: StoreInfo) => void;
@@ -37,7 +39,7 @@ export interface StoreDeps {
 export function chooseStore(config: Config, deps: StoreDeps): StoreChoice {
   const { shared, state_file: stateFile, enabled } = config.influence;
   if (!enabled || (shared === null && stateFile === null)) {
-    return { store: new MemoryStore(deps.clock.now()), secret: null, attach: () => {} };
+    return { store: new MemoryStore(deps.startedAt), secret: null, attach: () => {} };
   }
   if (shared !== null && stateFile !== null)
     throw new Error('influence.state_file: cannot be used with influence.shared (shared state already outlives any one daemon)');
