@@ -1,17 +1,12 @@
-import type { Config, Counters, Provider, SeatConfig, SeatUsage } from '@routeplane/shared';
+import type { Config, ControlError, Counters, Provider, ReloadResult, SeatUsage } from '@routeplane/shared';
+import type { ResolvedSeat } from './credentials.js';
 import type { BreakerStore } from './breaker/store.js';
 import type { ReloadableInfluence } from './breaker/reloadable.js';
 import type { Clock } from './breaker/types.js';
-import type { CommandOutcome } from './control/api.js';
 import type { EventBus } from './events/bus.js';
-import type { DaemonMetrics } from './metrics/registry.js';
+import type { DaemonMetrics } from './metrics/daemon-metrics.js';
 import type { Routing } from './proxy/routing.js';
 import type { RecentDecisions } from './events/recent-decisions.js';
-
-/** A seat with its key resolved once at start (never logged, never echoed). */
-export interface ResolvedSeat extends SeatConfig {
-  readonly apiKey: string;
-}
 
 /**
  * Everything a request needs, computed once at start so the hot path does no
@@ -45,7 +40,12 @@ export interface DaemonContext {
   /** what `/metrics` exposes (set right after the context is built: it reads the context) */
   metrics: DaemonMetrics;
   /** re-reads the config file (spec/lanes.md "Live reload") */
-  reload(): CommandOutcome;
+  reload(): ReloadOutcome;
 }
 
 export type { Provider };
+
+export type { ResolvedSeat };
+
+/** A reload applied (what changed), or refused (the config lines that say why). */
+export type ReloadOutcome = { ok: true; result: ReloadResult } | { ok: false; error: ControlError };

@@ -1,5 +1,4 @@
-import type { Config, Env } from '@routeplane/shared';
-import type { ResolvedSeat } from './context.js';
+import type { Config, Env, SeatConfig } from '@routeplane/shared';
 import { type AgentIdentity, TokenCheck } from './http/auth.js';
 
 /**
@@ -7,6 +6,11 @@ import { type AgentIdentity, TokenCheck } from './http/auth.js';
  * on reload): each seat's key and every agent token. They are never logged
  * or echoed; the daemon redacts them wherever an upstream might echo one.
  */
+
+/** A seat with its key resolved once at start (never logged, never echoed). */
+export interface ResolvedSeat extends SeatConfig {
+  readonly apiKey: string;
+}
 
 /** Each seat with its key resolved from the environment (never logged, never echoed). */
 export function resolveSeats(config: Config, env: Env): { seats: Map<string, ResolvedSeat>; secrets: string[] } {

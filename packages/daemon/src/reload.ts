@@ -1,8 +1,7 @@
 import { type Config, type Env, formatIssue, loadConfig } from '@routeplane/shared';
 import type { ReloadableInfluence } from './breaker/reloadable.js';
 import { agentTokenCheck, resolveSeats } from './credentials.js';
-import type { DaemonContext } from './context.js';
-import type { CommandOutcome } from './control/api.js';
+import type { DaemonContext, ReloadOutcome } from './context.js';
 import { buildRouting } from './proxy/routing.js';
 
 /**
@@ -14,8 +13,8 @@ import { buildRouting } from './proxy/routing.js';
  * socket, the decision log path and where breakers are kept (the state
  * file, the shared store) can't change without a restart.
  */
-export function reloadConfig(ctx: DaemonContext, influence: ReloadableInfluence, env: Env, log: (line: string) => void): CommandOutcome {
-  const refuse = (errors: string[]): CommandOutcome => {
+export function reloadConfig(ctx: DaemonContext, influence: ReloadableInfluence, env: Env, log: (line: string) => void): ReloadOutcome {
+  const refuse = (errors: string[]): ReloadOutcome => {
     for (const line of errors) log(`reload refused: ${line}`);
     ctx.bus.emit({ type: 'reload', ok: false, errors });
     return { ok: false, error: { code: 'bad_config', message: errors.join('\n') } };

@@ -1,5 +1,5 @@
 import type { Breaker, BreakerScope, Signal, TripReason } from './breaker/breaker.js';
-import type { StoreInfo } from './snapshot.js';
+import type { StoreInfo } from './store-info.js';
 
 /**
  * Everything the daemon tells the world, as discriminated unions on `type`.

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Env } from './config/load.js';
+import type { Env } from './config/env.js';
 
 /** Where the control socket lives when the config names none (spec "Configuration"). */
 export function defaultSocketPath(env: Env = process.env): string {

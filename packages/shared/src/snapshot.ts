@@ -1,6 +1,7 @@
 import type { Breaker, BreakerScope, BreakerKind, BreakerPhase, Signal, TripReason } from './breaker/breaker.js';
 import type { TargetState } from './breaker/target-state.js';
 import type { Balance, Lane } from './events.js';
+import type { StoreInfo } from './store-info.js';
 import type { InfluenceConfig } from './config/schema.js';
 
 /** Shapes of `snapshot`, `status` and `hello` results (spec "Precise answers", spec/protocol-v2.md). */
@@ -81,16 +82,6 @@ export interface Counters {
 
 export interface InfluenceInfo extends InfluenceConfig {}
 
-/** Where breakers live (spec/shared-state.md). */
-export interface StoreInfo {
-  kind: 'memory' | 'redis';
-  state: 'ok' | 'degraded';
-  /** when `state` last changed */
-  since: number;
-  /** daemons sharing it with a heartbeat in the last 5 s, this one included */
-  daemons: number;
-}
-
 export interface Snapshot {
   /** the seq of the last event already reflected here; 0 before any event */
   seq: number;
@@ -159,3 +150,5 @@ export interface ProbeResult {
 }
 
 export type { Lane };
+
+export type { StoreInfo };

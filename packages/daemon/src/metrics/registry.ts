@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DaemonContext } from '../context.js';
+import type { DaemonMetrics } from './daemon-metrics.js';
 import { TrafficCounts } from './traffic.js';
 
 /**
@@ -9,12 +10,6 @@ import { TrafficCounts } from './traffic.js';
  * time, so they match a `snapshot` taken at the same moment. Label values are
  * names only (seats, models, routes): never a key or token.
  */
-export interface DaemonMetrics {
-  readonly registry: Registry;
-  /** an answer's head arrived from `seat` after `ms` */
-  firstByte(seat: string, ms: number): void;
-  stop(): void;
-}
 
 export function createMetrics(ctx: DaemonContext): DaemonMetrics {
   const registry = new Registry();

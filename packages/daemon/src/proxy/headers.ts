@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ResolvedSeat } from '../context.js';
+import type { ResolvedSeat } from '../credentials.js';
 
 /**
  * Which headers cross the proxy, in both directions (spec "Precise answers"

@@ -9,7 +9,7 @@ import {
 } from '@routeplane/shared';
 import { type TargetKeys, targetKeys } from '../breaker/topology.js';
 import type { PlanEntry } from '../breaker/types.js';
-import type { ResolvedSeat } from '../context.js';
+import type { ResolvedSeat } from '../credentials.js';
 import type { PinChainEntry } from '../policy/pins.js';
 import { prepareRendezvous, type Rendezvous } from '../policy/rendezvous.js';
 import { type SeatHeaders, seatHeaders } from './headers.js';

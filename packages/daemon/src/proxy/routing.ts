@@ -1,5 +1,5 @@
 import type { Config } from '@routeplane/shared';
-import type { ResolvedSeat } from '../context.js';
+import type { ResolvedSeat } from '../credentials.js';
 import type { AgentIdentity, TokenCheck } from '../http/auth.js';
 import { type AliasResolver, compileAliases } from '../policy/aliases.js';
 import { type PreparedRoute, prepareRoutes } from './route-table.js';

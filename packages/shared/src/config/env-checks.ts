@@ -1,4 +1,4 @@
-import type { Env } from './load.js';
+import type { Env } from './env.js';
 import type { ConfigView } from './config-view.js';
 import type { RawIssue } from './yaml-document.js';
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Env } from './env.js';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ConfigView } from './config-view.js';
@@ -19,9 +20,7 @@ export type ConfigResult =
   | { ok: true; file: string; config: Config; warnings: ConfigIssue[] }
   | { ok: false; file: string; issues: ConfigIssue[]; warnings: ConfigIssue[] };
 
-export interface Env {
-  [name: string]: string | undefined;
-}
+export type { Env } from './env.js';
 
 /** The command that writes a starter config, named wherever a config is missing. */
 export const CONFIG_INIT_COMMAND = 'routeplane config init';

@@ -1,4 +1,4 @@
-import type { Env } from './load.js';
+import type { Env } from './env.js';
 import { readRedisUrl } from './redis-url.js';
 import type { Config } from './schema.js';
 import type { RawIssue } from './yaml-document.js';

@@ -1,0 +1,9 @@
+/** Where breakers live (spec/shared-state.md). */
+export interface StoreInfo {
+  kind: 'memory' | 'redis';
+  state: 'ok' | 'degraded';
+  /** when `state` last changed */
+  since: number;
+  /** daemons sharing it with a heartbeat in the last 5 s, this one included */
+  daemons: number;
+}
