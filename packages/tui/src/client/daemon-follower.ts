@@ -72,10 +72,6 @@ export class DaemonFollower {
     this.client?.close();
   }
 
-  get daemon(): HelloResult | null {
-    return this.hello;
-  }
-
   /**
    * One connection: hello, subscribe, and (after a loss) the decisions the
    * daemon made meanwhile before the events that follow them. A failure
@@ -87,13 +83,17 @@ export class DaemonFollower {
       client.close();
       return;
     }
+    // held from here, so that stop() during the steps below closes it (and they reject)
+    this.client = client;
+    let overflowed = false;
     try {
       const hello = await client.request('hello');
       const waiting: DaemonEvent[] = [];
       let caughtUp = !catchUp;
       await client.subscribe((event) => {
-        if (event.type === 'overflow') return; // the daemon closes this connection next: followed again like any loss
-        if (caughtUp) this.receive(event);
+        // the daemon closes this connection next: followed again like any loss
+        if (event.type === 'overflow') overflowed = true;
+        else if (caughtUp) this.receive(event);
         else waiting.push(event);
       });
       const previous = this.hello;
@@ -107,14 +107,14 @@ export class DaemonFollower {
       }
     } catch (err) {
       client.close();
+      if (this.client === client) this.client = null;
       throw err;
     }
-    this.client = client;
     // registered last: a connection that ended during the steps above made them reject instead
     client.onClose((error) => {
-      this.client = null;
+      if (this.client === client) this.client = null;
       if (this.stopped) return;
-      this.handlers.lost(error ? error.message : 'closed by the daemon');
+      this.handlers.lost(overflowed ? 'it dropped this reader, whose output fell behind' : (error?.message ?? 'closed by the daemon'));
       this.retry(this.retryMs);
     });
   }
