@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Config, Env } from '@routeplane/shared';
+import type { DaemonLog } from './log.js';
 import { ReloadableInfluence } from './breaker/reloadable.js';
 import { agentTokenCheck, resolveSeats } from './credentials.js';
 import type { DaemonMetrics } from './metrics/daemon-metrics.js';
@@ -19,7 +20,7 @@ export interface ContextOptions {
   /** the engine's next due time moved without an event: the daemon's timer must look again */
   wake?: () => void;
   /** the daemon's own log lines: reloads say what they did, the state file when it set a file aside, the shared store when it is degraded */
-  log?: (line: string) => void;
+  log?: DaemonLog;
   /** default `hostname:pid` (spec/shared-state.md) */
   daemonId?: string;
 }

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { DaemonEvent } from '@routeplane/shared';
 import type { EventBus } from './events/bus.js';
 import { encodeLogLine, EVENT_WRITE_WINDOW_MS } from './events/event-line.js';
+import type { DaemonLog } from './log.js';
 
 /**
  * Appends every decision event to an NDJSON file, asynchronously: the bus
@@ -27,7 +28,7 @@ export class DecisionLog {
     private readonly path: string,
     private readonly maxBytes: number,
     bus: EventBus,
-    private readonly log: (line: string) => void,
+    private readonly log: DaemonLog,
   ) {
     this.unsubscribe = bus.subscribe((event) => this.onEvent(event));
   }
@@ -64,6 +65,7 @@ export class DecisionLog {
       if (!this.failing)
         this.log(
           `decision log: cannot write ${this.path} (${(err as NodeJS.ErrnoException).code ?? 'error'}); decisions are not being recorded`,
+          'error',
         );
       this.failing = true;
       await this.closeHandle();

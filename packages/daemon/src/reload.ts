@@ -2,6 +2,7 @@ import { type Config, type Env, formatIssue, loadConfig } from '@routeplane/shar
 import type { ReloadableInfluence } from './breaker/reloadable.js';
 import { agentTokenCheck, resolveSeats } from './credentials.js';
 import type { DaemonContext, ReloadOutcome } from './context.js';
+import type { DaemonLog } from './log.js';
 import { buildRouting } from './proxy/routing.js';
 
 /**
@@ -13,9 +14,9 @@ import { buildRouting } from './proxy/routing.js';
  * socket, the decision log path and where breakers are kept (the state
  * file, the shared store) can't change without a restart.
  */
-export function reloadConfig(ctx: DaemonContext, influence: ReloadableInfluence, env: Env, log: (line: string) => void): ReloadOutcome {
+export function reloadConfig(ctx: DaemonContext, influence: ReloadableInfluence, env: Env, log: DaemonLog): ReloadOutcome {
   const refuse = (errors: string[]): ReloadOutcome => {
-    for (const line of errors) log(`reload refused: ${line}`);
+    for (const line of errors) log(`reload refused: ${line}`, 'error');
     ctx.bus.emit({ type: 'reload', ok: false, errors });
     return { ok: false, error: { code: 'bad_config', message: errors.join('\n') } };
   };
@@ -41,7 +42,7 @@ export function reloadConfig(ctx: DaemonContext, influence: ReloadableInfluence,
   ctx.seats = seats.seats;
   ctx.secrets = [...new Set([...ctx.secrets, ...seats.secrets, ...tokens.secrets])];
   ctx.routing = buildRouting(next, seats.seats, tokens.check);
-  log(`reloaded ${loaded.file}${changes.length > 0 ? `: ${changes.join('; ')}` : ' (no changes)'}`);
+  log(`reloaded ${loaded.file}${changes.length > 0 ? `: ${changes.join('; ')}` : ' (no changes)'}`, 'info');
   ctx.bus.emit({ type: 'reload', ok: true, errors: [] });
   return { ok: true, result: { changes } };
 }

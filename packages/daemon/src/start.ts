@@ -9,6 +9,7 @@ import { createControlApi } from './control/api.js';
 import { DecisionLog } from './decision-log.js';
 import { BreakerTimers } from './breaker/timers.js';
 import { StateFileStore } from './state-file/store.js';
+import type { DaemonLog } from './log.js';
 
 export interface StartOptions {
   /** where `api_key_env` / `auth_token_env` are read (default process.env) */
@@ -21,7 +22,7 @@ export interface StartOptions {
   /** overrides `decision_log.path`; false disables */
   decisionLogPath?: string | false;
   /** the daemon's own log lines (default: none) */
-  log?: (line: string) => void;
+  log?: DaemonLog;
   /** the config file the config came from (shown by `status`, re-read by reload) */
   configPath?: string | null;
   /** overrides `hostname:pid` (several daemons in one process share a store, as tests run them) */

@@ -5,6 +5,7 @@ import type { Clock } from '../breaker/types.js';
 import { loadStateFile, removeStaleTemps } from './read.js';
 import { StateSaver } from './saver.js';
 import { writeStateFile } from './write.js';
+import type { DaemonLog } from '../log.js';
 
 /** Changes gathered before one save: well within the 1 s the spec allows, and a burst of trips costs one write. */
 const SAVE_DELAY_MS = 100;
@@ -25,7 +26,7 @@ export class StateFileStore extends MemoryStore {
   constructor(
     readonly path: string,
     private readonly clock: Clock,
-    private readonly log: (line: string) => void,
+    private readonly log: DaemonLog,
   ) {
     super(clock.now());
   }
@@ -50,17 +51,18 @@ export class StateFileStore extends MemoryStore {
       retryMs: RETRY_DELAY_MS,
       capture: () => captureState(engine.state, engine.state.origin),
       write: (state) => writeStateFile(this.path, state),
-      onError: (message) => this.log(`routeplane: cannot save breaker state to ${this.path}: ${message}`),
+      onError: (message) => this.log(`routeplane: cannot save breaker state to ${this.path}: ${message}`, 'error'),
     });
     switch (loaded.kind) {
       case 'missing':
         return;
       case 'set_aside':
-        this.log(`routeplane: state file ${this.path} is ${loaded.why}: moved it to ${loaded.movedTo}, starting with no breakers`);
+        this.log(`routeplane: state file ${this.path} is ${loaded.why}: moved it to ${loaded.movedTo}, starting with no breakers`, 'error');
         return;
       case 'stuck':
         this.log(
           `routeplane: state file ${this.path} is ${loaded.why} and cannot be moved aside (${loaded.moveError}): starting with no breakers`,
+          'error',
         );
         return;
       case 'loaded': {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { InfluenceEngine } from '../breaker/engine.js';
 import { type BreakerStore, MemoryStore } from '../breaker/store.js';
 import type { Clock } from '../breaker/types.js';
+import type { DaemonLog } from '../log.js';
 import { StateFileStore } from '../state-file/store.js';
 import { redact } from '../signals/plain-text.js';
 import { linkEngine } from './engine-link.js';
@@ -22,7 +23,7 @@ export interface StoreDeps {
   /** the daemon's start: a store that never changes state has been `ok` since then */
   startedAt: number;
   daemonId: string;
-  log: (line: string) => void;
+  log: DaemonLog;
   announce: (info: StoreInfo) => void;
   /** every secret of the daemon: redacted from the store's lines as a last line of defence */
   secrets: readonly string[];
@@ -61,7 +62,7 @@ export function chooseStore(config: Config, deps: StoreDeps): StoreChoice {
     password,
     daemonId: deps.daemonId,
     clock: deps.clock,
-    log: (line) => deps.log(redact(line, secrets)),
+    log: (line, level) => deps.log(redact(line, secrets), level),
     announce: deps.announce,
   });
   return {

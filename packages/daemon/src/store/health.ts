@@ -1,4 +1,5 @@
 import type { StoreInfo } from '@routeplane/shared';
+import type { DaemonLog } from '../log.js';
 
 /**
  * The shared store's state as people see it (spec/shared-state.md): `ok`, or
@@ -17,7 +18,7 @@ export class StoreHealth {
     now: number,
     private readonly where: string,
     private readonly announce: (info: StoreInfo) => void,
-    private readonly log: (line: string) => void,
+    private readonly log: DaemonLog,
   ) {
     this.since = now;
   }
@@ -36,7 +37,7 @@ export class StoreHealth {
     this.state = 'ok';
     this.since = now;
     this.said = true;
-    this.log(`shared breaker store ok: ${this.where}, ${this.daemons} daemon(s) sharing it`);
+    this.log(`shared breaker store ok: ${this.where}, ${this.daemons} daemon(s) sharing it`, 'info');
     this.announce(this.info());
   }
 
@@ -45,7 +46,7 @@ export class StoreHealth {
     this.state = 'degraded';
     this.since = now;
     this.said = true;
-    this.log(`shared breaker store degraded (${why}): routing goes on with this daemon's own breakers`);
+    this.log(`shared breaker store degraded (${why}): routing goes on with this daemon's own breakers`, 'error');
     this.announce(this.info());
   }
 

@@ -1,6 +1,7 @@
 import type { Breaker, BreakerAction, RedisEndpoint, SharedStoreConfig, StoreInfo } from '@routeplane/shared';
 import type { BreakerStore } from '../breaker/store.js';
 import type { Clock } from '../breaker/types.js';
+import type { DaemonLog } from '../log.js';
 import { BreakerSync, type SharedChange } from './breaker-sync.js';
 import { Connection, type Outcome, script } from './connection.js';
 import type { EngineLink } from './engine-link.js';
@@ -35,7 +36,7 @@ export interface RedisStoreOptions {
   daemonId: string;
   clock: Clock;
   /** one line on stderr (already redacted by the caller's log) */
-  log: (line: string) => void;
+  log: DaemonLog;
   /** a `store` event */
   announce: (info: StoreInfo) => void;
 }

@@ -83,6 +83,21 @@ export async function serve(home: string, config: string, seats: readonly ServeS
   };
 }
 
+/**
+ * `serve`'s stderr lines once it has said what it restored: the start lines
+ * (config, socket, store …) end with `restored N breaker(s) from PATH`
+ * (spec/lanes.md); a state file set aside is said before them.
+ */
+export async function startLines(served: Served): Promise<string[]> {
+  await served.cli.until(() => /^restored \d+ breaker\(s\) from .*\n/m.test(served.cli.stderr), 'the restored line');
+  return served.cli.stderr.split('\n').filter((l) => l !== '');
+}
+
+/** What `serve` said about the state file at start: the restored line, and any other line naming it. */
+export async function stateFileLines(served: Served): Promise<string[]> {
+  return (await startLines(served)).filter((l) => l.startsWith('restored ') || l.includes('state file'));
+}
+
 /** SIGTERM, and the exit it must make: 0. */
 export async function stop(served: Served): Promise<void> {
   served.cli.child.kill('SIGTERM');

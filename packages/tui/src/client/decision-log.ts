@@ -1,4 +1,6 @@
+import type { ReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import type { DecisionEvent } from '@routeplane/shared';
 
 const BLOCK_BYTES = 64 * 1024;
@@ -60,4 +62,53 @@ async function readLastLines(path: string, count: number): Promise<string[] | nu
   } finally {
     await file.close();
   }
+}
+
+/** What one file of the decision log held for a search. */
+export interface LogFileSearch {
+  path: string;
+  /** false when the file does not exist */
+  exists: boolean;
+  /** lines read */
+  lines: number;
+}
+
+/**
+ * Every decision in the log whose request id `matches`, the rotated `.1`
+ * (older) first, and what each file held. Read a line at a time, and a line
+ * is parsed only when it holds `"request_id":"` + `needle` (the daemon
+ * writes compact JSON), so a log of tens of MB is searched in well under a
+ * second.
+ */
+export async function searchDecisionLog(
+  path: string,
+  needle: string,
+  matches: (requestId: string) => boolean,
+): Promise<{ found: DecisionEvent[]; files: LogFileSearch[] }> {
+  const found: DecisionEvent[] = [];
+  const files: LogFileSearch[] = [];
+  const quick = `"request_id":${JSON.stringify(needle).slice(0, -1)}`;
+  for (const file of [`${path}.1`, path]) {
+    let stream: ReadStream;
+    try {
+      const handle = await open(file, 'r');
+      stream = handle.createReadStream({ encoding: 'utf8' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        files.push({ path: file, exists: false, lines: 0 });
+        continue;
+      }
+      throw err;
+    }
+    let lines = 0;
+    for await (const line of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
+      if (line === '') continue;
+      lines += 1;
+      if (!line.includes(quick)) continue;
+      const decision = parseDecision(line);
+      if (decision !== null && matches(decision.request_id)) found.push(decision);
+    }
+    files.push({ path: file, exists: true, lines });
+  }
+  return { found, files };
 }

@@ -1,18 +1,21 @@
-import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { DecisionEvent, Env } from '@routeplane/shared';
-import { defaultDecisionLogPath } from '@routeplane/shared';
-import { connectControl, type ControlClient } from '../client/control-client.js';
+import type { DaemonEvent, DecisionEvent } from '@routeplane/shared';
+import { DaemonFollower } from '../client/daemon-follower.js';
 import { readLastDecisions } from '../client/decision-log.js';
-import { findClientConfig, resolveSocketPath } from '../client/socket-path.js';
+import { decisionLogLocation } from '../client/decision-log-location.js';
+import { resolveSocketPath } from '../client/socket-path.js';
 import { colourFor } from '../output/colour.js';
 import { decisionSegments } from '../output/decision-line.js';
 import { paint } from '../output/segment.js';
+import { timeOrDateTime } from '../output/time-words.js';
+import { afterMs, TransitionPrinter } from '../output/transition-printer.js';
 import { withClientOptions, type ClientOptions } from './client-options.js';
 
 interface LogsOptions extends ClientOptions {
   follow?: boolean;
   json?: boolean;
+  /** only decisions: no breaker transitions, reloads or store changes */
+  decisions?: boolean;
   lines: number;
 }
 
@@ -26,48 +29,84 @@ export function registerLogs(program: Command): void {
   withClientOptions(
     program
       .command('logs')
-      .description('the last decisions from the decision log; -f then follows live from the daemon')
-      .option('-f, --follow', 'keep printing decisions as they happen')
-      .option('--json', 'print decisions as NDJSON, one event per line')
+      .description('the last decisions from the decision log; -f then follows live from the daemon, across its restarts')
+      .option('-f, --follow', 'keep printing decisions and breaker transitions as they happen')
+      .option('--json', 'print NDJSON, one event per line, as the daemon sends them')
+      .option('--decisions', 'with -f: decisions only, no breaker transitions')
       .option('-n, --lines <n>', 'how many past decisions to print', lineCount, 20),
   ).action(async (opts: LogsOptions) => {
     process.exitCode = await runLogs(opts);
   });
 }
 
-type LogLocation = { kind: 'file'; path: string } | { kind: 'disabled'; file: string };
-
-function decisionLogLocation(opts: ClientOptions, env: Env = process.env): LogLocation {
-  const found = findClientConfig(opts.config, env);
-  if (!found.found || found.config.decision_log.path === null) return { kind: 'file', path: defaultDecisionLogPath(env) };
-  if (found.config.decision_log.path === false) return { kind: 'disabled', file: found.file };
-  return { kind: 'file', path: resolve(found.config.decision_log.path) };
+/** Writes decisions and transitions to stdout, as text lines or NDJSON. */
+function stdoutPrinter(opts: LogsOptions) {
+  const colour = colourFor(process.stdout);
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const self = { self: null as string | null };
+  const transitions = new TransitionPrinter(out, self, afterMs(20));
+  const width = () => (process.stdout.isTTY ? process.stdout.columns : undefined);
+  const decision = (d: DecisionEvent) => {
+    if (opts.json) return out(JSON.stringify(d));
+    transitions.flush();
+    out(paint(decisionSegments(d, { everyModel: true, time: timeOrDateTime(Date.now()), width: width() }), colour));
+  };
+  return {
+    decision,
+    event(event: DaemonEvent) {
+      if (event.type === 'decision') return decision(event);
+      if (opts.decisions) return;
+      if (opts.json) return out(JSON.stringify(event));
+      transitions.push(event);
+    },
+    /** changes from another daemon (a shared store) say where they came from */
+    following(daemonId: string) {
+      self.self = daemonId;
+    },
+    flush: () => transitions.flush(),
+  };
 }
 
 async function runLogs(opts: LogsOptions): Promise<number> {
-  const colour = colourFor(process.stdout);
-  const print = (decision: DecisionEvent) =>
-    process.stdout.write((opts.json ? JSON.stringify(decision) : paint(decisionSegments(decision), colour)) + '\n');
+  const printer = stdoutPrinter(opts);
+  if (!opts.follow) {
+    for (const decision of await pastDecisions(opts)) printer.decision(decision);
+    return 0;
+  }
 
-  // Following: subscribe before reading the file, so nothing decided in
+  const socketPath = resolveSocketPath(opts);
+  const say = (line: string) => process.stderr.write(`routeplane: ${line}\n`);
+  const follower = new DaemonFollower(socketPath, {
+    event: (event) => printer.event(event),
+    lost: (why) => say(`lost the daemon at ${socketPath} (${why}); following again when it is back`),
+    back: (hello, restarted) => {
+      printer.following(hello.daemon_id);
+      say(restarted ? `daemon restarted (pid ${hello.pid})` : `reconnected to the daemon (pid ${hello.pid})`);
+    },
+  });
+  // Connected and subscribed before the log is read, so nothing decided in
   // between is lost; what arrives meanwhile waits until the past is printed.
-  const follower = opts.follow ? await follow(resolveSocketPath(opts)) : null;
-  const shown = new Set<string>();
+  const hello = await follower.connect();
+  printer.following(hello.daemon_id);
+  const ended = new Promise<number>((resolveEnd) => {
+    const stop = () => {
+      follower.stop();
+      printer.flush();
+      resolveEnd(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
   try {
-    for (const decision of await pastDecisions(opts)) {
-      print(decision);
-      shown.add(decision.request_id);
-    }
+    const past = await pastDecisions(opts);
+    for (const decision of past) printer.decision(decision);
+    follower.shown(past);
   } catch (err) {
-    follower?.client.close();
+    follower.stop();
     throw err;
   }
-  if (!follower) return 0;
-  // an early event the log already held was printed above
-  follower.start((decision) => {
-    if (!shown.has(decision.request_id)) print(decision);
-  });
-  return follower.ended;
+  follower.start();
+  return ended;
 }
 
 async function pastDecisions(opts: LogsOptions): Promise<DecisionEvent[]> {
@@ -79,50 +118,4 @@ async function pastDecisions(opts: LogsOptions): Promise<DecisionEvent[]> {
   const past = await readLastDecisions(location.path, opts.lines);
   if (past === null) process.stderr.write(`routeplane: no decision log at ${location.path} yet\n`);
   return past ?? [];
-}
-
-interface Follower {
-  client: ControlClient;
-  /** replays what arrived so far, then hands every new decision to `print` */
-  start(print: (decision: DecisionEvent) => void): void;
-  /** the exit code: 0 when stopped by a signal, 1 when the daemon went away */
-  ended: Promise<number>;
-}
-
-async function follow(socketPath: string): Promise<Follower> {
-  const client = await connectControl(socketPath);
-  let stopping = false;
-  const stop = () => {
-    stopping = true;
-    client.close();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  const ended = new Promise<number>((resolveEnd) => {
-    client.onClose((error) => {
-      if (stopping) return resolveEnd(0);
-      const why = error ? `lost: ${error.message}` : 'closed by the daemon';
-      process.stderr.write(`routeplane: connection to ${socketPath} ${why}\n`);
-      resolveEnd(1);
-    });
-  });
-
-  const early: DecisionEvent[] = [];
-  let sink: ((decision: DecisionEvent) => void) | null = null;
-  await client.subscribe((event) => {
-    if (event.type === 'overflow') {
-      process.stderr.write('routeplane: the daemon dropped this follower because its output fell behind (overflow)\n');
-    } else if (event.type === 'decision') {
-      if (sink) sink(event);
-      else early.push(event);
-    }
-  });
-  return {
-    client,
-    ended,
-    start(print) {
-      for (const decision of early.splice(0)) print(decision);
-      sink = print;
-    },
-  };
 }

@@ -11,8 +11,8 @@ export function registerStatus(program: Command): void {
   withClientOptions(
     program
       .command('status')
-      .description('open breakers: reason, refused attempts, time remaining')
-      .option('--json', 'print the status object as one JSON document'),
+      .description('the daemon (version, pid, uptime, URL, config, store) and its open breakers: signal, time left, counts')
+      .option('--json', 'print the control `status` result as one JSON document'),
   ).action(async (opts: StatusOptions) => {
     process.exitCode = await runStatus(opts);
   });
@@ -26,7 +26,7 @@ async function runStatus(opts: StatusOptions): Promise<number> {
       return 0;
     }
     const [hello, status] = await Promise.all([client.request('hello'), client.request('status')]);
-    const lines = formatStatus(status, hello.influence.enabled, colourFor(process.stdout));
+    const lines = formatStatus(status, { influenceEnabled: hello.influence.enabled, colour: colourFor(process.stdout) });
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
   });

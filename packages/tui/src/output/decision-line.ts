@@ -1,6 +1,7 @@
 import type { Attempt, AttemptOutcome, DecisionEvent } from '@routeplane/shared';
 import { clipSegments, seg, segmentsText, type Segment, type Tone } from './segment.js';
 import { fit, textWidth } from './text.js';
+import { timeOfDay } from './time-words.js';
 
 /**
  * One decision, one line — the one builder behind `top`'s log, `logs` and
@@ -11,6 +12,12 @@ import { fit, textWidth } from './text.js';
  * time, route, status, latency, then the attempts as a path: each attempt
  * names its seat and outcome; the one whose response the agent got (and any
  * seat tried twice) is written `seat/model`; a probe attempt says `probe`.
+ * With `everyModel` (what `logs` prints) every attempt is written
+ * `seat/model`, and a line too wide cuts every long model alike, in its
+ * middle, so no attempt loses its model while another keeps it:
+ *
+ *   14:03:07 sonnet       200   812ms work-max/claude…4-5 402 → personal-pro/claude…4-5 ok
+ *
  * The result is toned segments: `top` paints them with its theme, the line
  * commands with chalk (./segment.ts).
  */
@@ -25,6 +32,8 @@ export interface DecisionLineOptions {
   width?: number;
   /** say `stream` after a streamed request */
   markStream?: boolean;
+  /** write every attempt as `seat/model`, at any width */
+  everyModel?: boolean;
 }
 
 const OUTCOME_WORDS: Record<AttemptOutcome, (a: Attempt) => string> = {
@@ -64,12 +73,6 @@ function statusTone(status: number): Tone {
   return 'warn';
 }
 
-/** Local wall-clock time of day, `14:03:27`. */
-function timeOfDay(ts: number): string {
-  const d = new Date(ts);
-  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
-}
-
 /** How long a request took: `812ms`, and whole seconds past 100 s (`123s`). */
 export function formatLatency(ms: number): string {
   return ms < 100_000 ? `${Math.round(ms)}ms` : `${Math.round(ms / 1000)}s`;
@@ -86,26 +89,71 @@ function whyNoAttempt(decision: DecisionEvent): string {
 }
 
 /**
- * `servedInFull: false` writes the serving attempt as its seat alone, for a
- * narrow line: `a 402 → b 429 → c ok` rather than cutting `c/model` in half.
+ * How each attempt is named: `seat`, or `seat/model` with the model shown
+ * as `model(name)` writes it (whole, or cut).
  */
-function pathSegments(decision: DecisionEvent, servedInFull: boolean): Segment[] {
+type AttemptName = (attempt: Attempt, index: number) => string;
+
+/**
+ * The default naming: the serving attempt (when `servedInFull`) and any
+ * seat tried twice are `seat/model`, the others their seat alone; a narrow
+ * line (`servedInFull: false`) writes `a 402 → b 429 → c ok` rather than
+ * cutting `c/model` in half.
+ */
+function serverNames(decision: DecisionEvent, servedInFull: boolean): AttemptName {
+  const seats = decision.attempts.map((a) => a.seat);
+  return (attempt, i) => {
+    const target = `${attempt.seat}/${attempt.model}`;
+    const served = decision.served_by === target && i === decision.attempts.length - 1;
+    const twice = seats.indexOf(attempt.seat) !== seats.lastIndexOf(attempt.seat);
+    return (served && servedInFull) || twice ? target : attempt.seat;
+  };
+}
+
+/** Every attempt as `seat/model`, each model in at most `modelWidth` columns. */
+function everyModelNames(modelWidth: number): AttemptName {
+  return (attempt) => `${attempt.seat}/${middleCut(attempt.model, modelWidth)}`;
+}
+
+/** `text` in at most `width` columns, cut in the middle (`claude…4-5`): a model's version is at its end. */
+export function middleCut(text: string, width: number): string {
+  if (textWidth(text) <= width) return text;
+  const chars = Array.from(text);
+  const room = Math.max(0, width - 1);
+  const tailRoom = Math.ceil(room / 2);
+  let tail = '';
+  for (let i = chars.length - 1, used = 0; i >= 0; i--) {
+    const w = textWidth(chars[i]!);
+    if (used + w > tailRoom) break;
+    tail = chars[i] + tail;
+    used += w;
+  }
+  let head = '';
+  for (let i = 0, used = 0; i < chars.length; i++) {
+    const w = textWidth(chars[i]!);
+    if (used + w > room - textWidth(tail)) break;
+    head += chars[i];
+    used += w;
+  }
+  return `${head}…${tail}`;
+}
+
+function pathSegments(decision: DecisionEvent, name: AttemptName): Segment[] {
   const { attempts } = decision;
   if (attempts.length === 0) return [seg(whyNoAttempt(decision), 'muted')];
-  const seats = attempts.map((a) => a.seat);
   const probed = new Set(decision.chain.filter((c) => c.state === 'probe').map((c) => `${c.seat}/${c.model}`));
   const out: Segment[] = [];
   attempts.forEach((attempt, i) => {
     if (i > 0) out.push(seg(' → ', 'muted'));
-    const target = `${attempt.seat}/${attempt.model}`;
-    const served = decision.served_by === target && i === attempts.length - 1;
-    const twice = seats.indexOf(attempt.seat) !== seats.lastIndexOf(attempt.seat);
-    out.push(seg((served && servedInFull) || twice ? target : attempt.seat));
-    if (probed.has(target)) out.push(seg(' probe', 'probe'));
+    out.push(seg(name(attempt, i)));
+    if (probed.has(`${attempt.seat}/${attempt.model}`)) out.push(seg(' probe', 'probe'));
     out.push(seg(' '), seg(outcomeWord(attempt), outcomeTone(attempt)));
   });
   return out;
 }
+
+/** The narrowest a model is cut to (`c…5`) before the line itself is cut. */
+const MIN_MODEL_WIDTH = 3;
 
 function marks(decision: DecisionEvent, options: DecisionLineOptions): Segment[] {
   const out: Segment[] = [];
@@ -127,7 +175,20 @@ export function decisionSegments(decision: DecisionEvent, options: DecisionLineO
     seg(' '),
   ];
   const tail = marks(decision, options);
-  const full = [...lead, ...pathSegments(decision, true), ...tail];
-  if (options.width === undefined || textWidth(segmentsText(full)) <= options.width) return full;
-  return clipSegments([...lead, ...pathSegments(decision, false), ...tail], options.width);
+  const width = options.width;
+  const line = (name: AttemptName) => [...lead, ...pathSegments(decision, name), ...tail];
+  const fits = (segments: readonly Segment[]) => width === undefined || textWidth(segmentsText(segments)) <= width;
+  if (options.everyModel) {
+    const longest = Math.max(0, ...decision.attempts.map((a) => textWidth(a.model)));
+    const narrowest = Math.min(longest, MIN_MODEL_WIDTH);
+    for (let modelWidth = longest; modelWidth > narrowest; modelWidth--) {
+      const candidate = line(everyModelNames(modelWidth));
+      if (fits(candidate)) return candidate;
+    }
+    const last = line(everyModelNames(narrowest));
+    return width === undefined ? last : clipSegments(last, width);
+  }
+  const full = line(serverNames(decision, true));
+  if (fits(full)) return full;
+  return clipSegments(line(serverNames(decision, false)), width!);
 }

@@ -1,62 +1,76 @@
-import { type BreakerScope, formatDuration, type OpenBreaker, type StatusSummary, type TripReason } from '@routeplane/shared';
+import { formatDuration, type OpenBreaker, type StatusSummary, type StoreInfo } from '@routeplane/shared';
 import type { ChalkInstance } from 'chalk';
+import { countWords, kindWords, leftWords, localWallClock, signalDetail, subjectWords, type WallClock } from './breaker-words.js';
 
-const SCOPE_WORDS: Record<BreakerScope, string> = {
-  seat_credit: 'seat credit',
-  seat_rate_limit: 'rate limit',
-  model: 'model',
-  seat_quota: 'seat quota',
-  model_quota: 'model quota',
-  seat_key: 'seat key',
-  provider_model: 'provider model',
-};
-
-const REASON_WORDS: Record<TripReason, string> = {
-  credit: 'out of credit (402)',
-  rate_limit: 'rate-limited (429)',
-  model_errors: 'failing (5xx/timeout)',
-  quota: 'out of quota',
-  key_rejected: 'key rejected (401/403)',
-  provider_errors: 'provider failing (5xx/timeout)',
-};
-
-function target(breaker: OpenBreaker): string {
-  // a provider breaker has no seat: its key after the kind names it (`provider:URL/model`)
-  if (breaker.seat === null) return breaker.key.slice(breaker.key.indexOf(':') + 1);
-  return breaker.model === null ? `${breaker.seat} (whole seat)` : `${breaker.seat}/${breaker.model}`;
+/**
+ * `routeplane status` for a person: the daemon, then its open breakers.
+ *
+ *   ● routeplane 0.4.0 · pid 4242 · up 2h03m
+ *     url      http://127.0.0.1:4141
+ *     config   /home/me/.config/routeplane/routeplane.yaml
+ *     store    memory
+ *     traffic  1520 requests · 12 failovers · 0 failed open
+ *   ● 2 open breakers — these targets route last until they recover
+ *     credit   max-a          402 billing_error        probe in 41s                  failed again 2
+ *     quota    seat-b         429 usage_limit_reached  quota until 14:00 (in 2h14m)
+ *
+ * Times left are counted from the daemon's own `now`, so clock skew cannot show.
+ */
+export interface StatusViewOptions {
+  influenceEnabled: boolean;
+  colour: ChalkInstance;
+  wallClock?: WallClock;
 }
 
-/** Time left, counted from the daemon's own `now` so clock skew cannot show. */
-function remaining(breaker: OpenBreaker, now: number): string {
-  if (breaker.until !== null && breaker.until > now) return formatDuration(breaker.until - now);
-  if (breaker.kind === 'rate_limit') return 'ending';
-  return breaker.phase === 'probing' ? 'probing' : 'probe ready';
+/** `memory`, `redis ok · 3 daemons`, `redis degraded for 12s` (as `top`'s header says it). */
+export function storeWords(store: StoreInfo, now: number): string {
+  if (store.kind === 'memory') return 'memory';
+  if (store.state === 'degraded') return `redis degraded for ${formatDuration(Math.max(0, now - store.since))}`;
+  return `redis ok · ${store.daemons} daemon${store.daemons === 1 ? '' : 's'}`;
 }
 
-/** The health summary as lines for a person: a one-liner when all is well, a table otherwise. */
-export function formatStatus(status: StatusSummary, influenceEnabled: boolean, colour: ChalkInstance): string[] {
-  if (!influenceEnabled) return [`${colour.dim('○')} routing influence is disabled — no breakers, chains route in configured order`];
-  if (status.open.length === 0) return [`${colour.green('●')} all clear — no open breakers, every chain routes in configured order`];
-
-  const header = ['SCOPE', 'TARGET', 'REASON', 'REFUSED', 'REMAINING'];
-  const rows = status.open.map((b) => [
-    SCOPE_WORDS[b.scope],
-    target(b),
-    REASON_WORDS[b.reason],
-    String(b.refused_count),
-    remaining(b, status.now),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: string[]) =>
-    '  ' +
-    cells
-      .map((cell, i) => (i === 3 ? cell.padStart(widths[i] as number) : cell.padEnd(widths[i] as number)))
-      .join('  ')
-      .trimEnd();
-  const count = status.open.length;
+function daemonLines(status: StatusSummary, colour: ChalkInstance): string[] {
+  const d = status.daemon;
+  const up = formatDuration(Math.max(0, status.now - d.started_at), 'down');
   return [
-    `${colour.red('●')} ${count} open breaker${count === 1 ? '' : 's'} — these targets route last until they recover`,
-    colour.dim(line(header)),
-    ...rows.map(line),
+    `${colour.green('●')} routeplane ${d.version} · pid ${d.pid} · up ${up}`,
+    `  url      ${d.http_url}`,
+    `  config   ${d.config_path ?? 'none (started without a config file)'}`,
+    `  store    ${storeWords(d.store, status.now)}`,
+    `  traffic  ${status.counters.requests} requests · ${status.counters.failovers} failovers · ${status.counters.fail_open} failed open`,
   ];
+}
+
+function breakerRow(b: OpenBreaker, now: number, wallClock: WallClock): string[] {
+  return [
+    kindWords(b.key, b.seat),
+    subjectWords(b),
+    b.signal === null ? '' : signalDetail(b.signal),
+    leftWords(b, now, wallClock) ?? '',
+    countWords(b).join(', '),
+  ];
+}
+
+/** Columns padded to their widest cell; a column empty in every row is left out. */
+function table(rows: string[][]): string[] {
+  const columns = (rows[0] ?? []).map((_, i) => i).filter((i) => rows.some((r) => (r[i] ?? '') !== ''));
+  const widths = columns.map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((cells) => `  ${columns.map((i, c) => (cells[i] ?? '').padEnd(widths[c] ?? 0)).join('  ')}`.trimEnd());
+}
+
+export function formatStatus(status: StatusSummary, options: StatusViewOptions): string[] {
+  const { colour } = options;
+  const lines = daemonLines(status, colour);
+  if (!options.influenceEnabled) {
+    lines.push(`${colour.dim('○')} routing influence is disabled — no breakers, chains route in configured order`);
+    return lines;
+  }
+  if (status.open.length === 0) {
+    lines.push(`${colour.green('●')} all clear — no open breakers, every chain routes in configured order`);
+    return lines;
+  }
+  const count = status.open.length;
+  lines.push(`${colour.red('●')} ${count} open breaker${count === 1 ? '' : 's'} — these targets route last until they recover`);
+  lines.push(...table(status.open.map((b) => breakerRow(b, status.now, options.wallClock ?? localWallClock))));
+  return lines;
 }

@@ -42,7 +42,7 @@ const readDecisions = (path: string): DecisionEvent[] =>
     .map((l) => JSON.parse(l) as DecisionEvent);
 
 describe('routeplane logs', () => {
-  it('-n 5 prints the last five decisions, one line each: time, route, status, ms, attempt path naming the server', async () => {
+  it('-n 5 prints the last five decisions, one line each: time, route, status, ms, attempt path naming seat and model of each', async () => {
     const d = await daemon();
     await decide(d, 'sonnet', 4);
     await decide(d, 'haiku', 3);
@@ -59,10 +59,25 @@ describe('routeplane logs', () => {
     // the first of the five is the 3rd sonnet request: max-a now sits last, team serves at once
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d sonnet +200 +\d+ms team\/sonnet-x ok$/);
     // by the 3rd haiku request both of its targets are tripped: fail-open, said in words
-    expect(lines[4]).toMatch(/^\d\d:\d\d:\d\d haiku +429 +\d+ms team 500 → rl\/haiku-x 429 \(fail-open\)$/);
+    expect(lines[4]).toMatch(/^\d\d:\d\d:\d\d haiku +429 +\d+ms team\/haiku-x 500 → rl\/haiku-x 429 \(fail-open\)$/);
 
     const first = await runCli(['logs', '-n', '7', '--config', config], isolatedEnv(dir), dir);
-    expect(first.stdout.split('\n')[0]).toMatch(/ sonnet +200 +\d+ms max-a 402 → team\/sonnet-x ok$/);
+    expect(first.stdout.split('\n')[0]).toMatch(/ sonnet +200 +\d+ms max-a\/sonnet-x 402 → team\/sonnet-x ok$/);
+  });
+
+  it('carries the date on a decision that was not made today', async () => {
+    const d = await daemon();
+    const [today] = await decide(d, 'sonnet', 1);
+    const dir = home();
+    const log = join(dir, 'decisions.ndjson');
+    const dayBefore = { ...today!, request_id: 'earlier', ts: today!.ts - 2 * 86_400_000 };
+    writeFileSync(log, `${JSON.stringify(dayBefore)}\n${JSON.stringify(today)}\n`);
+    const result = await runCli(['logs', '--config', writeClientConfig(dir, { decisionLog: log })], isolatedEnv(dir), dir);
+    const [earlier, now] = result.stdout.trimEnd().split('\n');
+    const date = new Date(dayBefore.ts);
+    const ymd = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+    expect(earlier).toMatch(new RegExp(`^${ymd} \\d\\d:\\d\\d:\\d\\d sonnet `));
+    expect(now).toMatch(/^\d\d:\d\d:\d\d sonnet /);
   });
 
   it('--json prints the decisions as NDJSON, the same as the log holds', async () => {
@@ -106,7 +121,7 @@ describe('routeplane logs', () => {
     expect(result.stderr.trim()).toBe(`routeplane: the decision log is disabled (decision_log.path: false in ${config})`);
   });
 
-  it('-f prints the past, then follows new decisions live from the socket until interrupted', async () => {
+  it('-f --decisions prints the past, then follows new decisions (only) live from the socket until interrupted', async () => {
     const d = await daemon();
     const past = await decide(d, 'sonnet', 2);
     const dir = home();
@@ -114,7 +129,7 @@ describe('routeplane logs', () => {
     // the file is written asynchronously: wait until it holds both before reading it
     await waitForLines(d.t.decisionLogPath!, 2);
 
-    const follow = spawnCli(['logs', '-f', '--json', '-n', '2', '--config', config], isolatedEnv(dir), dir);
+    const follow = spawnCli(['logs', '-f', '--json', '--decisions', '-n', '2', '--config', config], isolatedEnv(dir), dir);
     cleanups.push(() => follow.child.kill('SIGKILL'));
     await follow.until((p) => p.stdoutLines.length >= 2, 'the two past decisions');
     expect(follow.stdoutLines.map((l) => JSON.parse(l).request_id)).toEqual(past.map((p) => p.request_id));

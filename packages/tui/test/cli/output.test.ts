@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { colourFor } from '../../src/output/colour.js';
 import { decisionSegments } from '../../src/output/decision-line.js';
 import { paint, segmentsText } from '../../src/output/segment.js';
+import { textWidth } from '../../src/output/text.js';
+import { timeOrDateTime } from '../../src/output/time-words.js';
 
 describe('colourFor', () => {
   it('colours a terminal, and nothing when NO_COLOR is set (non-empty) or the stream is not a terminal', () => {
@@ -96,5 +98,50 @@ describe('the decision line (logs, top, the demo)', () => {
     const segments = decisionSegments(decision([attempt('team', 'claude', 'ok', 200)]));
     expect(paint(segments, new Chalk({ level: 0 }))).toBe(segmentsText(segments));
     expect(paint(segments, new Chalk({ level: 1 }))).toMatch(/\x1b\[32m200\x1b\[39m/);
+  });
+});
+
+describe('the decision line as logs prints it: every attempt named in full, the date when not today', () => {
+  const failover = decision(
+    [attempt('work-max', 'claude-sonnet-4-5', 'http_402', 402), attempt('personal-pro', 'claude-sonnet-4-5-20250929', 'ok', 200)],
+    { served_by: 'personal-pro/claude-sonnet-4-5-20250929' },
+  );
+
+  it('names the seat and model of every attempt, probe and fail-open marked', () => {
+    expect(text(failover, { everyModel: true })).toBe(
+      '14:03:07 sonnet       200   353ms work-max/claude-sonnet-4-5 402 → personal-pro/claude-sonnet-4-5-20250929 ok',
+    );
+    const probe = decision([attempt('max-a', 'claude', 'ok', 200)], {
+      chain: [{ seat: 'max-a', model: 'claude', state: 'probe', reason: 'credit', pinned: false, left_ms: null }],
+      served_by: 'max-a/claude',
+    });
+    expect(text(probe, { everyModel: true })).toMatch(/ max-a\/claude probe ok$/);
+    const failOpen = decision([attempt('team', 'haiku-x', 'http_5xx', 500), attempt('rl', 'haiku-x', 'http_429', 429)], {
+      fail_open: true,
+      status: 429,
+      served_by: 'rl/haiku-x',
+    });
+    expect(text(failOpen, { everyModel: true })).toMatch(/ team\/haiku-x 500 → rl\/haiku-x 429 \(fail-open\)$/);
+  });
+
+  it('at any width: every long model is cut alike, in its middle, before the line itself is cut', () => {
+    for (const width of [100, 90, 80, 73]) {
+      const line = text(failover, { everyModel: true, width });
+      expect(textWidth(line), line).toBeLessThanOrEqual(width);
+      // both attempts still say seat/model: no entry loses its model while another keeps it
+      expect(line, `width ${width}`).toMatch(/ work-max\/\S+ 402 → personal-pro\/\S+ ok$/);
+    }
+    expect(text(failover, { everyModel: true, width: 80 })).toBe(
+      '14:03:07 sonnet       200   353ms work-max/cla…4-5 402 → personal-pro/cla…929 ok',
+    );
+    // narrower than the seats themselves: the line ends in …, the models cut as far as they go
+    expect(text(failover, { everyModel: true, width: 64 })).toBe('14:03:07 sonnet       200   353ms work-max/c…5 402 → personal-p…');
+  });
+
+  it('carries the date when the decision was not made today', () => {
+    const now = new Date(2025, 0, 2, 9, 0, 0).getTime();
+    expect(text(failover, { everyModel: true, time: timeOrDateTime(now) })).toMatch(/^2025-01-01 14:03:07 sonnet /);
+    const today = new Date(2025, 0, 1, 23, 59, 0).getTime();
+    expect(text(failover, { everyModel: true, time: timeOrDateTime(today) })).toMatch(/^14:03:07 sonnet /);
   });
 });

@@ -1,13 +1,15 @@
-import { type OpenBreaker, type Snapshot, tripReason, v1Scope } from '@routeplane/shared';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { type OpenBreaker, type Snapshot, type StatusSummary, tripReason, v1Scope } from '@routeplane/shared';
+import { Chalk } from 'chalk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectControl } from '../../src/client/control-client.js';
-import { tripAll } from '../../../daemon/test/control/tripped-daemon.js';
-import { isolatedEnv, requireBuiltCli, runCli } from './cli-harness.js';
+import { formatStatus } from '../../src/output/status-view.js';
+import { message } from '../../../daemon/test/control/tripped-daemon.js';
+import { respond, startFakeUpstream, type FakeUpstream } from '../../../daemon/test/helpers/fake-upstream.js';
+import { startTestDaemon, type TestDaemon } from '../../../daemon/test/helpers/test-daemon.js';
+import { isolatedEnv, requireBuiltCli, runCli, tempHome } from './cli-harness.js';
 import { trippedDaemonPerTest } from './tripped-daemon-per-test.js';
 
 beforeAll(requireBuiltCli);
-
-const setup = trippedDaemonPerTest();
 
 /** The open breakers a snapshot implies, in the status shape: every breaker of `breakers[]`. */
 function openFromSnapshot(snapshot: Snapshot): OpenBreaker[] {
@@ -27,51 +29,208 @@ function openFromSnapshot(snapshot: Snapshot): OpenBreaker[] {
   }));
 }
 
-const byKey = (a: OpenBreaker, b: OpenBreaker) => `${a.scope}${a.seat}${a.model}`.localeCompare(`${b.scope}${b.seat}${b.model}`);
+const byKey = (a: OpenBreaker, b: OpenBreaker) => a.key.localeCompare(b.key);
+
+/** 2h14m: a subscription window that resets this afternoon */
+const QUOTA_SECS = 2 * 3600 + 14 * 60;
+
+/**
+ * One daemon for the file, in front of upstreams that open one breaker of
+ * each kind a person reads differently: credit (probe in), a rate limit
+ * (ends in), a quota (until a time of day), a model's errors.
+ */
+let t: TestDaemon;
+const upstreams: FakeUpstream[] = [];
+const home = tempHome();
+
+beforeAll(async () => {
+  const credit = await startFakeUpstream(respond.json(402, { type: 'error', error: { type: 'billing_error', message: 'no credit' } }));
+  const limited = await startFakeUpstream(respond.rateLimited('600'));
+  const quota = await startFakeUpstream(
+    respond.json(429, {
+      error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', resets_in_seconds: QUOTA_SECS },
+    }),
+  );
+  const team = await startFakeUpstream((req, res) =>
+    req.json?.model === 'haiku-x' ? respond.status(500)(req, res) : respond.anthropicMessage()(req, res),
+  );
+  const openai = await startFakeUpstream(respond.openaiChat());
+  upstreams.push(credit, limited, quota, team, openai);
+  t = await startTestDaemon({
+    seats: [
+      { id: 'max-a', provider: 'anthropic', upstream: credit },
+      { id: 'rl', provider: 'anthropic', upstream: limited },
+      { id: 'team', provider: 'anthropic', upstream: team },
+      { id: 'codex', provider: 'openai', upstream: quota },
+      { id: 'api', provider: 'openai', upstream: openai },
+    ],
+    routes: [
+      {
+        model: 'sonnet',
+        chain: [
+          { seat: 'max-a', model: 'sonnet-x' },
+          { seat: 'team', model: 'sonnet-x' },
+        ],
+      },
+      {
+        model: 'haiku',
+        chain: [
+          { seat: 'team', model: 'haiku-x' },
+          { seat: 'rl', model: 'haiku-x' },
+        ],
+      },
+      {
+        model: 'gpt',
+        chain: [
+          { seat: 'codex', model: 'gpt-x' },
+          { seat: 'api', model: 'gpt-x' },
+        ],
+      },
+    ],
+    influence: { enabled: true, cooldown_secs: 600, max_cooldown_secs: 900, trip_threshold: 1, window_secs: 300 },
+  });
+  for (const route of ['sonnet', 'haiku', 'haiku']) {
+    await (await t.post('/v1/messages', message(route))).arrayBuffer();
+    await t.events.nextDecision();
+  }
+  await (await t.post('/v1/chat/completions', { model: 'gpt', messages: [{ role: 'user', content: 'hi' }] })).arrayBuffer();
+  await t.events.nextDecision();
+});
+
+afterAll(async () => {
+  await t?.close();
+  await Promise.all(upstreams.map((u) => u.close()));
+  home.remove();
+});
+
+const status = (...args: string[]) =>
+  runCli(['status', '--socket', t.daemon.socketPath, ...args], isolatedEnv(home.dir, { TZ: 'UTC' }), home.dir);
 
 describe('routeplane status', () => {
-  it('--json prints one JSON document whose open breakers match the snapshot', async () => {
-    const { d, home, socket } = await setup();
-    await tripAll(d.t);
-    const client = await connectControl(socket);
+  it('--json prints exactly the control status result: {now, daemon, counters, open} with the open breakers of the snapshot', async () => {
+    const client = await connectControl(t.daemon.socketPath);
     const snapshot = await client.request('snapshot');
     client.close();
-
-    const result = await runCli(['status', '--json', '--socket', socket], isolatedEnv(home), home);
+    const result = await status('--json');
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    const status = JSON.parse(result.stdout) as { now: number; open: OpenBreaker[] };
-    expect(Object.keys(status).sort()).toEqual(['counters', 'daemon', 'now', 'open']);
-    expect(status.open).toHaveLength(3);
-    expect([...status.open].sort(byKey)).toEqual(openFromSnapshot(snapshot).sort(byKey));
+    const printed = JSON.parse(result.stdout) as StatusSummary;
+    expect(Object.keys(printed).sort()).toEqual(['counters', 'daemon', 'now', 'open']);
+    expect(printed.daemon).toEqual({
+      version: expect.any(String),
+      pid: process.pid,
+      started_at: t.context.startedAt,
+      http_url: t.url,
+      config_path: null,
+      store: { kind: 'memory', state: 'ok', since: t.context.startedAt, daemons: 1 },
+    });
+    expect(printed.counters).toEqual({ requests: 4, failovers: 4, fail_open: 1 });
+    expect([...printed.open].sort(byKey)).toEqual(openFromSnapshot(snapshot).sort(byKey));
   });
 
-  it('shows each open breaker on a row: scope, target, reason, refused attempts, time remaining', async () => {
-    const { d, home, socket } = await setup();
-    await tripAll(d.t);
-    const result = await runCli(['status', '--socket', socket], isolatedEnv(home), home);
+  it('shows the daemon, then each open breaker: kind, target, signal in words, time left, counts in words', async () => {
+    const result = await status();
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('● 3 open breakers — these targets route last until they recover');
-    expect(lines[1]).toMatch(/^\s+SCOPE\s+TARGET\s+REASON\s+REFUSED\s+REMAINING$/);
-    const rows = lines.slice(2);
-    expect(rows).toHaveLength(3);
-    const row = (text: string) => rows.find((r) => r.includes(text)) ?? '';
-    expect(row('max-a (whole seat)')).toMatch(/seat credit\s+max-a \(whole seat\)\s+out of credit \(402\)\s+\d+\s+(10m00s|9m\d\ds)$/);
-    expect(row('rl (whole seat)')).toMatch(/rate limit\s+rl \(whole seat\)\s+rate-limited \(429\)\s+\d+\s+(10m00s|9m\d\ds)$/);
-    expect(row('team/haiku-x')).toMatch(/model\s+team\/haiku-x\s+failing \(5xx\/timeout\)\s+\d+\s+(10m00s|9m\d\ds)$/);
+    expect(lines.slice(0, 5)).toEqual([
+      expect.stringMatching(new RegExp(`^● routeplane \\d+\\.\\d+\\.\\d+\\S* · pid ${process.pid} · up \\d+s$`)),
+      `  url      ${t.url}`,
+      '  config   none (started without a config file)',
+      '  store    memory',
+      '  traffic  4 requests · 4 failovers · 1 failed open',
+    ]);
+    expect(lines[5]).toBe('● 4 open breakers — these targets route last until they recover');
+    const rows = lines.slice(6);
+    expect(rows).toHaveLength(4);
+    const row = (start: string) => rows.find((r) => r.startsWith(`  ${start}`)) ?? `(no ${start} row in ${result.stdout})`;
+    const left = '(10m00s|9m\\d\\ds)';
+    expect(row('credit ')).toMatch(new RegExp(`^  credit +max-a +402 billing_error +probe in ${left}$`));
+    expect(row('rate limit ')).toMatch(new RegExp(`^  rate limit +rl +429 fake_error \\(retry-after\\) +ends in ${left} +failed again 1$`));
+    expect(row('errors ')).toMatch(new RegExp(`^  errors +team/haiku-x +500 fake_error +probe in ${left} +failed again 1$`));
+    // the quota's reset as a time of day (the CLI runs in UTC here), and how far away it is
+    const { open } = JSON.parse((await status('--json')).stdout) as StatusSummary;
+    const until = open.find((b) => b.kind === 'quota')!.until!;
+    const at = new Date(until).toISOString().slice(11, 16);
+    expect(row('quota ')).toMatch(new RegExp(`^  quota +codex +429 usage_limit_reached +quota until ${at} \\(in 2h1[34]m\\)$`));
     // colour is off without a terminal and with NO_COLOR: no escape codes
     expect(result.stdout).not.toContain('\u001b[');
   });
+});
 
-  it('says all clear in one line when nothing is open, and names disabled influence', async () => {
-    const { home, socket } = await setup();
-    const clear = await runCli(['status', '--socket', socket], isolatedEnv(home), home);
+describe('routeplane status when nothing is open', () => {
+  const setup = trippedDaemonPerTest();
+  it('says all clear in one line after the daemon, and names disabled influence', async () => {
+    const { home: h, socket } = await setup();
+    const clear = await runCli(['status', '--socket', socket], isolatedEnv(h), h);
     expect(clear.code).toBe(0);
-    expect(clear.stdout).toBe('● all clear — no open breakers, every chain routes in configured order\n');
-    const { home: home2, socket: socket2 } = await setup(false);
-    const disabled = await runCli(['status', '--socket', socket2], isolatedEnv(home2), home2);
+    expect(clear.stdout.trimEnd().split('\n').slice(5)).toEqual(['● all clear — no open breakers, every chain routes in configured order']);
+    const { home: h2, socket: socket2 } = await setup(false);
+    const disabled = await runCli(['status', '--socket', socket2], isolatedEnv(h2), h2);
     expect(disabled.code).toBe(0);
-    expect(disabled.stdout).toBe('○ routing influence is disabled — no breakers, chains route in configured order\n');
+    expect(disabled.stdout.trimEnd().split('\n').slice(5)).toEqual([
+      '○ routing influence is disabled — no breakers, chains route in configured order',
+    ]);
+  });
+});
+
+describe('the status view', () => {
+  const now = Date.UTC(2025, 11, 1, 11, 46, 0);
+  const breaker = (over: Partial<OpenBreaker>): OpenBreaker => ({
+    scope: 'seat_credit',
+    seat: 'seat-a',
+    model: null,
+    reason: 'credit',
+    refused_count: 0,
+    until: now + 41_000,
+    key: 'credit:seat-a',
+    kind: 'credit',
+    phase: 'open',
+    skipped_count: 0,
+    reset_at: null,
+    signal: null,
+    ...over,
+  });
+  const view: StatusSummary = {
+    now,
+    daemon: {
+      version: '1.2.3',
+      pid: 42,
+      started_at: now - 2 * 3600_000 - 3 * 60_000,
+      http_url: 'http://127.0.0.1:4141',
+      config_path: '/home/me/.config/routeplane/routeplane.yaml',
+      store: { kind: 'redis', state: 'degraded', since: now - 12_000, daemons: 1 },
+    },
+    counters: { requests: 10, failovers: 2, fail_open: 0 },
+    open: [
+      breaker({ refused_count: 2, skipped_count: 4 }),
+      breaker({ key: 'quota:seat-b', kind: 'quota', scope: 'seat_quota', seat: 'seat-b', until: Date.UTC(2025, 11, 1, 14, 0, 0) }),
+      breaker({
+        key: 'errors:provider:https://api.example.com/m',
+        kind: 'errors',
+        scope: 'provider_model',
+        seat: null,
+        model: 'm',
+        phase: 'probing',
+      }),
+    ],
+  };
+
+  it('counts named for what they count, a quota as a time of day, a provider breaker by its upstream', () => {
+    const lines = formatStatus(view, {
+      influenceEnabled: true,
+      colour: new Chalk({ level: 0 }),
+      wallClock: (at) => new Date(at).toISOString().slice(11, 16),
+    });
+    expect(lines).toEqual([
+      '● routeplane 1.2.3 · pid 42 · up 2h03m',
+      '  url      http://127.0.0.1:4141',
+      '  config   /home/me/.config/routeplane/routeplane.yaml',
+      '  store    redis degraded for 12s',
+      '  traffic  10 requests · 2 failovers · 0 failed open',
+      '● 3 open breakers — these targets route last until they recover',
+      '  credit           seat-a                     probe in 41s                  failed again 2, skipped 4 background',
+      '  quota            seat-b                     quota until 14:00 (in 2h14m)',
+      '  provider errors  https://api.example.com/m  probing',
+    ]);
   });
 });
