@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isDecision } from '../helpers/events.js';
 import { respond } from '../helpers/fake-upstream.js';
 import { startDaemon } from '../../src/start.js';
-import { requireBuiltCli, spawnCli, tempHome, writeFile } from './cli-process.js';
+import { isolatedEnv, requireBuiltCli, spawnCli, tempHome, writeLines } from '../helpers/cli-process.js';
 import { startHostile, type Family, type HostileFixture } from './fixture.js';
 import { expectAnthropicError, expectOpenAiError, expectRouteplaneHeaders, rawRequest } from './support.js';
 
@@ -101,7 +101,7 @@ describe('routeplane serve refuses an unprotected or broken token config (exit 2
   beforeAll(requireBuiltCli);
 
   function serveConfig(dir: string, server: string[]): string {
-    return writeFile(join(dir, 'routeplane.yaml'), [
+    return writeLines(join(dir, 'routeplane.yaml'), [
       'server:',
       ...server,
       'control:',
@@ -121,7 +121,7 @@ describe('routeplane serve refuses an unprotected or broken token config (exit 2
   }
 
   async function expectConfigError(dir: string, file: string, env: Record<string, string>, message: string, port?: number): Promise<void> {
-    const cli = spawnCli(['serve', '--config', file], dir, { ...KEY_ENV, ...env });
+    const cli = spawnCli(['serve', '--config', file], isolatedEnv(dir, { ...KEY_ENV, ...env }), dir);
     cleanups.push(() => cli.kill());
     const exit = await cli.exited;
     expect(exit.code).toBe(2);

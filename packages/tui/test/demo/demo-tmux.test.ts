@@ -2,16 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_PATH, requireBuiltCli } from '../../../daemon/test/helpers/cli-process.js';
 
 // Acceptance 2 of issue 5: a newcomer runs `routeplane demo` in a 100×30
 // terminal. Within 20 s of the monitor appearing it shows a tripped seat with
 // a countdown and a probe being claimed; `q` ends the demo and nothing of it
 // is left running. Needs tmux and `pnpm build`.
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const TMUX_SOCKET = `routeplane-demo-test-${process.pid}`;
 const SESSION = 'demo';
 /** the acceptance window, counted from the first frame of top */
@@ -72,7 +71,7 @@ describe('routeplane demo in tmux at 100×30', () => {
   it(
     'shows a tripped seat with a countdown and a probe claim within 20 s, and q leaves nothing running',
     async () => {
-      if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` before this test`);
+      requireBuiltCli();
       try {
         execFileSync('tmux', ['-V']);
       } catch {
@@ -80,7 +79,7 @@ describe('routeplane demo in tmux at 100×30', () => {
       }
 
       // `exec` keeps the shell's PID, so the file holds the demo's own PID.
-      const command = `echo $$ > '${pidFile}'; exec '${process.execPath}' '${CLI}' demo`;
+      const command = `echo $$ > '${pidFile}'; exec '${process.execPath}' '${CLI_PATH}' demo`;
       tmux(
         'new-session',
         '-d',

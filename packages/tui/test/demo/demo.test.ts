@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BreakerEvent, DecisionEvent } from '@routeplane/shared';
+import { requireBuiltCli, runCli } from '../../../daemon/test/helpers/cli-process.js';
 
 // Acceptance for `routeplane demo` (issue 5): run the built CLI as a user would
 // and check, from what it prints, that every breaker signal of the default
 // scenario really happened in the real daemon. Needs `pnpm build` first.
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const RUN_SECONDS = 30;
 const SPEED = 4;
 
@@ -34,25 +33,18 @@ interface Run {
 
 let run: Run;
 
-function runDemo(args: string[]): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'demo', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
-  });
-}
-
 beforeAll(
   async () => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` before this test`);
-    const { exitCode, stdout, stderr } = await runDemo(['--no-top', '--json', '--duration', String(RUN_SECONDS), '--speed', String(SPEED)]);
+    requireBuiltCli();
+    const {
+      code: exitCode,
+      stdout,
+      stderr,
+    } = await runCli(
+      ['demo', '--no-top', '--json', '--duration', String(RUN_SECONDS), '--speed', String(SPEED)],
+      { ...process.env, NO_COLOR: '1' },
+      tmpdir(),
+    );
     const lines = stdout
       .split('\n')
       .filter((l) => l.trim() !== '')
