@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isBreaker } from '../helpers/events.js';
 import { respond, type Behaviour } from '../helpers/fake-upstream.js';
-import { HARDENING_INFLUENCE, startHostile, type HostileFixture } from './fixture.js';
+import { HOSTILE_INFLUENCE, startHostile, type HostileFixture } from '../helpers/hostile-fixture.js';
 
 /**
  * Hostile Retry-After values on a 429 (issue 7): whatever the header says,
@@ -10,7 +10,7 @@ import { HARDENING_INFLUENCE, startHostile, type HostileFixture } from './fixtur
  * snapshot — the next target serves, and a 1 s deadline really ends.
  */
 
-const MAX_MS = HARDENING_INFLUENCE.max_cooldown_secs * 1000;
+const MAX_MS = HOSTILE_INFLUENCE.max_cooldown_secs * 1000;
 const FLOOR_MS = 1000;
 
 let fx: HostileFixture | null = null;

@@ -1,20 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { respond } from '../helpers/fake-upstream.js';
 import { readUntil } from '../helpers/read-stream.js';
-import { expectServedAgainByA, startHostile, streakOfA, type Family, type HostileFixture } from './fixture.js';
-import {
-  CLOSE_BOUND_MS,
-  errorHeadersThenSilence,
-  expectAnthropicError,
-  expectOpenAiError,
-  expectRouteplaneHeaders,
-  headersThenSilence,
-  rawResponse,
-  stallAfterFirstChunk,
-  streamErrorData,
-  within,
-  type Json,
-} from './support.js';
+import { expectServedAgainByA, startHostile, streakOfA, type Family, type HostileFixture } from '../helpers/hostile-fixture.js';
+import { CLOSE_BOUND_MS, within } from '../helpers/bounded-wait.js';
+import { errorHeadersThenSilence, headersThenSilence, rawResponse, stallAfterFirstChunk } from '../helpers/hostile-behaviours.js';
+import { expectAnthropicError, expectOpenAiError, expectRouteplaneHeaders, streamErrorData, type Json } from '../helpers/error-shapes.js';
 
 /**
  * Hostile upstreams (issue 7). Each case: what the agent gets (status and

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BreakerAction } from '@routeplane/shared';
 import { isBreaker } from '../helpers/events.js';
 import { respond, type Behaviour } from '../helpers/fake-upstream.js';
-import { startHostile, type HostileFixture } from './fixture.js';
-import { headersThenSilence, rawResponse, stallAfterFirstChunk } from './support.js';
+import { startHostile, type HostileFixture } from '../helpers/hostile-fixture.js';
+import { headersThenSilence, rawResponse, stallAfterFirstChunk } from '../helpers/hostile-behaviours.js';
 
 /**
  * A probe meeting each hostile upstream (issue 7: "none leaves a probe

@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isBreaker } from '../helpers/events.js';
 import { ControlledStream, respond, type Behaviour, type RecordedRequest } from '../helpers/fake-upstream.js';
 import { readUntil } from '../helpers/read-stream.js';
-import { expectServedAgainByA, startHostile, streakOfA, type HostileFixture } from './fixture.js';
-import { CLOSE_BOUND_MS, errorHeadersThenSilence, headersThenSilence, within } from './support.js';
+import { expectServedAgainByA, startHostile, streakOfA, type HostileFixture } from '../helpers/hostile-fixture.js';
+import { CLOSE_BOUND_MS, within } from '../helpers/bounded-wait.js';
+import { errorHeadersThenSilence, headersThenSilence } from '../helpers/hostile-behaviours.js';
 
 /**
  * Agents hang up at every moment of a request (issue 7): the upstream

@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ControlledStream, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.js';
 import { readRest, readUntil } from '../helpers/read-stream.js';
 import { isolatedEnv, requireBuiltCli, spawnCli, tempHome, writeLines, type CliProcess } from '../helpers/cli-process.js';
-import { within } from './support.js';
+import { within } from '../helpers/bounded-wait.js';
 
 /**
  * Graceful shutdown of `routeplane serve` (issue 7, Acceptance 4), on the

@@ -1,14 +1,16 @@
 /**
- * The hardening fixture: seat `a` (the one a test makes hostile) and seat
- * `b` (healthy), one family. Route `main` tries a then b (fail-over is
+ * The hostile-upstream fixture: seat `a` (the one a test makes hostile) and
+ * seat `b` (healthy), one family. Route `main` tries a then b (fail-over is
  * visible); route `solo` has a alone (the agent sees what a did to it).
+ * Every test ends with the invariants of `finish`: no wedged or leaked
+ * upstream socket, no probe left claimed.
  */
 import type { ConfigInput } from '@routeplane/shared';
 import { expect } from 'vitest';
-import { respond, startFakeUpstream, type Behaviour, type FakeUpstream } from '../helpers/fake-upstream.js';
-import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
-import { CHAT, chatBody, MESSAGES, messagesBody } from '../helpers/two-seats.js';
-import { expectAllUpstreamSocketsClosed, expectNoClaimedProbe } from './support.js';
+import { CLOSE_BOUND_MS, within } from './bounded-wait.js';
+import { respond, startFakeUpstream, type Behaviour, type FakeUpstream } from './fake-upstream.js';
+import { startTestDaemon, type TestDaemon } from './test-daemon.js';
+import { CHAT, chatBody, MESSAGES, messagesBody } from './two-seats.js';
 
 export type Family = 'openai' | 'anthropic';
 
@@ -27,15 +29,15 @@ export interface HostileFixture {
   /** a's model breaker streak and state, from the breaker's own view */
   seatA(): ReturnType<TestDaemon['context']['influence']['seats']>[number];
   /**
-   * The end of every hardening test: no probe left claimed; after the daemon
+   * The end of every hostile-upstream test: no probe left claimed; after the daemon
    * closes, every upstream connection has closed and none is open.
    */
   finish(): Promise<void>;
 }
 
 /** Small timeouts so timeout cases take seconds, with margins for two busy cores. */
-export const HARDENING_TIMEOUTS = { connect_ms: 2_000, first_byte_ms: 1_500, idle_ms: 1_500 } as const;
-export const HARDENING_INFLUENCE = { enabled: true, cooldown_secs: 1, max_cooldown_secs: 30, trip_threshold: 3, window_secs: 300 } as const;
+export const HOSTILE_TIMEOUTS = { connect_ms: 2_000, first_byte_ms: 1_500, idle_ms: 1_500 } as const;
+export const HOSTILE_INFLUENCE = { enabled: true, cooldown_secs: 1, max_cooldown_secs: 30, trip_threshold: 3, window_secs: 300 } as const;
 
 export async function startHostile(opts: {
   family?: Family;
@@ -63,8 +65,8 @@ export async function startHostile(opts: {
       },
       { model: 'solo', chain: [{ seat: 'a', model: 'model-a' }] },
     ],
-    influence: opts.influence ?? HARDENING_INFLUENCE,
-    timeouts: opts.timeouts ?? HARDENING_TIMEOUTS,
+    influence: opts.influence ?? HOSTILE_INFLUENCE,
+    timeouts: opts.timeouts ?? HOSTILE_TIMEOUTS,
     ...(opts.server === undefined ? {} : { server: opts.server }),
   });
   const path = family === 'openai' ? CHAT : MESSAGES;
@@ -116,4 +118,18 @@ export async function expectServedAgainByA(fx: HostileFixture): Promise<void> {
   expect(JSON.stringify(body)).toContain('model-a');
   const d = await fx.t.events.nextDecision();
   expect(d).toMatchObject({ status: 200, served_by: 'a/model-a' });
+}
+
+/** Every connection that carried a request to `up` has closed, and none is open. */
+export async function expectAllUpstreamSocketsClosed(up: FakeUpstream, what: string): Promise<void> {
+  await within(Promise.all(up.requests.map((r) => r.closed)), CLOSE_BOUND_MS, `${what}: every upstream connection closes`);
+  expect(up.openConnections(), `${what}: open upstream sockets`).toBe(0);
+}
+
+/** No breaker anywhere holds a probe claim. */
+export function expectNoClaimedProbe(t: TestDaemon): void {
+  for (const seat of t.context.influence.seats()) {
+    expect(seat.credit?.claimed_at ?? null, `seat ${seat.id} credit claim`).toBeNull();
+    for (const model of seat.models) expect(model.breaker?.claimed_at ?? null, `${seat.id}/${model.model} claim`).toBeNull();
+  }
 }

@@ -4,7 +4,8 @@ import { isDecision } from '../helpers/events.js';
 import { respond, startFakeUpstream, type Behaviour, type FakeUpstream, type RecordedRequest } from '../helpers/fake-upstream.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chatBody, MESSAGES, messagesBody } from '../helpers/two-seats.js';
-import { controlLines, rawRequest } from './support.js';
+import { controlLines } from '../helpers/control-lines.js';
+import { rawRequest } from '../helpers/raw-http.js';
 
 /**
  * Secrets never appear in any output (issue 7), extended over every error
