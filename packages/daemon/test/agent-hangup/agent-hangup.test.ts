@@ -8,11 +8,12 @@ import { CLOSE_BOUND_MS, within } from '../helpers/bounded-wait.js';
 import { errorHeadersThenSilence, headersThenSilence } from '../helpers/hostile-behaviours.js';
 
 /**
- * Agents hang up at every moment of a request (issue 7): the upstream
+ * Agents hang up at every moment of a request (spec: "agent hung up / aborted
+ * stream: none; the upstream request is cancelled; stop"): the upstream
  * request is cancelled (its connection closes — the fake upstream never
  * closes it by itself), the hang-up is not evidence about the upstream, a
  * probe claimed by the request is released (not failed), the decision says
- * 499 / aborted, and the daemon serves the next request.
+ * 499 / aborted, nothing fails over, and the daemon serves the next request.
  */
 
 let fx: HostileFixture | null = null;
@@ -33,6 +34,8 @@ interface Moment {
   statuses: Array<number | null>;
   /** which seat's request was cancelled */
   cancelled: 'a' | 'b';
+  /** whether the agent's fetch had resolved (the daemon sends its status line with the first body chunk) */
+  agentHadHeaders: boolean;
 }
 
 function use(fx: HostileFixture, behaviour: Behaviour): void {
@@ -47,6 +50,7 @@ const MOMENTS: Moment[] = [
     reach: (fx) => fx.a.nextRequest(),
     statuses: [null],
     cancelled: 'a',
+    agentHadHeaders: false,
   },
   {
     name: 'after the upstream sent headers, before any body byte',
@@ -56,6 +60,7 @@ const MOMENTS: Moment[] = [
     reach: (fx) => fx.a.nextRequest(),
     statuses: [null, 200],
     cancelled: 'a',
+    agentHadHeaders: false,
   },
   {
     name: 'after the agent got the headers, before it read the body',
@@ -74,6 +79,7 @@ const MOMENTS: Moment[] = [
     },
     statuses: [200],
     cancelled: 'a',
+    agentHadHeaders: true,
   },
   {
     name: 'mid-stream, after reading two chunks',
@@ -94,6 +100,7 @@ const MOMENTS: Moment[] = [
     },
     statuses: [200],
     cancelled: 'a',
+    agentHadHeaders: true,
   },
   {
     name: 'while the daemon reads an upstream error body',
@@ -102,19 +109,23 @@ const MOMENTS: Moment[] = [
     reach: (fx) => fx.a.nextRequest(),
     statuses: [null, 500],
     cancelled: 'a',
+    agentHadHeaders: false,
   },
 ];
 
-async function agentHangsUp(fx: HostileFixture, moment: Moment): Promise<{ cancelled: RecordedRequest }> {
+/** Runs a request up to the moment, lets `atTheMoment` look, then hangs up; resolves once the upstream request is cancelled. */
+async function agentHangsUp(fx: HostileFixture, moment: Moment, atTheMoment: () => void = () => {}): Promise<void> {
   const { stream } = moment.setup(fx);
   const agent = new AbortController();
   const body = moment.route === 'main' ? fx.main({ stream: true }) : fx.solo({ stream: true });
   const pending = fx.post(body, { signal: agent.signal });
   pending.catch(() => {});
   const cancelled = await moment.reach(fx, pending, stream);
+  atTheMoment();
   agent.abort();
+  // before any response head reached it, the agent's own request fails with the abort
+  if (!moment.agentHadHeaders) await expect(pending).rejects.toThrow();
   await within(cancelled.closed, CLOSE_BOUND_MS, 'the upstream request is cancelled: its connection closes');
-  return { cancelled };
 }
 
 describe.each(MOMENTS)('an agent hanging up $name', (moment) => {
@@ -124,12 +135,20 @@ describe.each(MOMENTS)('an agent hanging up $name', (moment) => {
     const d = await fx.t.events.nextDecision();
     expect(d).toMatchObject({ status: 499, served_by: null });
     expect(d.attempts).toHaveLength(1);
-    expect(d.attempts[0]).toMatchObject({ seat: 'a', outcome: 'aborted' });
+    expect(d.attempts[0]).toEqual({
+      seat: 'a',
+      model: 'model-a',
+      outcome: 'aborted',
+      status: d.attempts[0]!.status,
+      ms: expect.any(Number),
+    });
     expect(moment.statuses).toContain(d.attempts[0]!.status);
     expect(fx.t.events.all(isBreaker())).toEqual([]);
     expect(streakOfA(fx)).toBe(0);
     expect(fx.seatA()).toMatchObject({ credit: null, rate_limit: null });
+    expect(fx.seatA().models.every((m) => m.streak === 0 && m.breaker === null)).toBe(true);
     expect(fx.b.requests).toHaveLength(0);
+    expect(fx.t.context.counters.failovers).toBe(0);
     await expectServedAgainByA(fx);
   });
 
@@ -142,11 +161,19 @@ describe.each(MOMENTS)('an agent hanging up $name', (moment) => {
     const tripped = await fx.t.events.take(isBreaker('tripped', 'a'));
     await fx.t.events.take(isBreaker('probe_ready', 'a'));
 
-    await agentHangsUp(fx, moment);
+    // while the probe is in flight its claim shows in the breaker's state
+    await agentHangsUp(fx, moment, () => expect(fx!.seatA().credit!.claimed_at).not.toBeNull());
     const d = await fx.t.events.nextDecision();
     expect(d.status).toBe(499);
-    expect(d.chain[0]).toMatchObject({ seat: 'a', state: 'probe' });
-    expect(d.attempts.map((a) => a.outcome)).toEqual(['aborted']);
+    expect(d.chain.map((c) => [c.seat, c.state])).toEqual(
+      moment.route === 'main'
+        ? [
+            ['a', 'probe'],
+            ['b', 'healthy'],
+          ]
+        : [['a', 'probe']],
+    );
+    expect(d.attempts.map((a) => [a.seat, a.outcome])).toEqual([['a', 'aborted']]);
 
     const claimed = await fx.t.events.take(isBreaker('probe_claimed', 'a'));
     const released = await fx.t.events.take(isBreaker('probe_ready', 'a'));
@@ -157,7 +184,9 @@ describe.each(MOMENTS)('an agent hanging up $name', (moment) => {
     expect(credit).toMatchObject({ claimed_at: null, failed_probes: 0, cooldown_ms: tripped.cooldown_ms });
     expect(fx.b.requests).toHaveLength(1); // only the request that tripped a failed over
 
-    await expectServedAgainByA(fx);
+    // the released claim lets the next request probe, and its success clears the seat
+    const next = await expectServedAgainByA(fx);
+    expect(next.chain[0]).toMatchObject({ seat: 'a', state: 'probe' });
     await fx.t.events.take(isBreaker('cleared', 'a'));
   });
 });

@@ -5,7 +5,7 @@
  * Every test ends with the invariants of `finish`: no wedged or leaked
  * upstream socket, no probe left claimed.
  */
-import type { ConfigInput } from '@routeplane/shared';
+import type { ConfigInput, DecisionEvent } from '@routeplane/shared';
 import { expect } from 'vitest';
 import { CLOSE_BOUND_MS, within } from './bounded-wait.js';
 import { respond, startFakeUpstream, type Behaviour, type FakeUpstream } from './fake-upstream.js';
@@ -108,8 +108,8 @@ export function streakOfA(fx: HostileFixture): number {
   return fx.seatA().models.find((m) => m.model === 'model-a')?.streak ?? 0;
 }
 
-/** After a fault on a: a healthy a serves `solo` again, over a fresh or reused connection — nothing is wedged. */
-export async function expectServedAgainByA(fx: HostileFixture): Promise<void> {
+/** After a fault on a: a healthy a serves `solo` again, over a fresh or reused connection — nothing is wedged. Returns that decision. */
+export async function expectServedAgainByA(fx: HostileFixture): Promise<DecisionEvent> {
   fx.a.setDefault(fx.family === 'openai' ? respond.openaiChat() : respond.anthropicMessage());
   const res = await fx.post(fx.solo());
   expect(res.status).toBe(200);
@@ -118,6 +118,7 @@ export async function expectServedAgainByA(fx: HostileFixture): Promise<void> {
   expect(JSON.stringify(body)).toContain('model-a');
   const d = await fx.t.events.nextDecision();
   expect(d).toMatchObject({ status: 200, served_by: 'a/model-a' });
+  return d;
 }
 
 /** Every connection that carried a request to `up` has closed, and none is open. */
