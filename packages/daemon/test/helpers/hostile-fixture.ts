@@ -11,6 +11,7 @@ import { CLOSE_BOUND_MS, within } from './bounded-wait.js';
 import { respond, startFakeUpstream, type Behaviour, type FakeUpstream } from './fake-upstream.js';
 import { startTestDaemon, type TestDaemon } from './test-daemon.js';
 import { CHAT, chatBody, MESSAGES, messagesBody } from './two-seats.js';
+import { FAST_TIMEOUTS, SHORT_COOLDOWN_SECS } from './test-timing.js';
 
 export type Family = 'openai' | 'anthropic';
 
@@ -35,9 +36,15 @@ export interface HostileFixture {
   finish(): Promise<void>;
 }
 
-/** Small timeouts so timeout cases take seconds, with margins for two busy cores. */
-export const HOSTILE_TIMEOUTS = { connect_ms: 2_000, first_byte_ms: 1_500, idle_ms: 1_500 } as const;
-export const HOSTILE_INFLUENCE = { enabled: true, cooldown_secs: 1, max_cooldown_secs: 30, trip_threshold: 3, window_secs: 300 } as const;
+export const HOSTILE_TIMEOUTS = FAST_TIMEOUTS;
+/** trip_threshold 3: one hostile answer shows as a streak without tripping; a tripped seat's probe comes after a short cooldown. */
+export const HOSTILE_INFLUENCE = {
+  enabled: true,
+  cooldown_secs: SHORT_COOLDOWN_SECS,
+  max_cooldown_secs: 30,
+  trip_threshold: 3,
+  window_secs: 300,
+} as const;
 
 export async function startHostile(opts: {
   family?: Family;

@@ -8,6 +8,7 @@ import { respond, startFakeUpstream, type Behaviour, type FakeUpstream, type Rec
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chatBody, MESSAGES, messagesBody } from '../helpers/two-seats.js';
 import { rawRequest } from '../helpers/raw-http.js';
+import { FAST_TIMEOUTS } from '../helpers/test-timing.js';
 
 /**
  * The one sweep for "a secret never appears in any output" (seat keys and the
@@ -184,7 +185,7 @@ describe('secrets never leak', () => {
       seats,
       routes,
       influence: { enabled: true, cooldown_secs: 1, trip_threshold: 1 },
-      timeouts: { first_byte_ms: 1_500, idle_ms: 1_500 },
+      timeouts: FAST_TIMEOUTS,
       server: { auth_token: TOKEN, body_limit_mb: 1 },
     });
     const daemon = t;
