@@ -66,6 +66,25 @@ describe('stopping routeplane demo', () => {
     expect(existsSync(tmpDir)).toBe(false);
   }, 60_000);
 
+  it('with --duration stops by itself the same way, saying why in its summary', async () => {
+    const run = demo(['--no-top', '--json', '--speed', '4', '--duration', '1']);
+    const start = JSON.parse(await run.line(/"type":"demo_start"/)) as { tmp_dir: string };
+    expect((await run.exited).code, run.stderr).toBe(0);
+    const last = JSON.parse(run.stdoutLines.at(-1)!) as {
+      type: string;
+      reason: string;
+      requests_sent: number;
+      responses_received: number;
+      aborted: number;
+    };
+    expect(last.type).toBe('demo_summary');
+    expect(last.reason).toBe('duration');
+    expect(last.requests_sent).toBeGreaterThan(0);
+    expect(last.responses_received).toBe(last.requests_sent);
+    expect(last.aborted).toBe(0);
+    expect(existsSync(start.tmp_dir)).toBe(false);
+  }, 60_000);
+
   it('refuses a bad scenario with one line naming file and path, exit 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'routeplane-demo-scenario-'));
     try {
