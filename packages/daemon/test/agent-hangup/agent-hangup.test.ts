@@ -1,9 +1,9 @@
 import { createConnection } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { isBreaker } from '../helpers/events.js';
 import { ControlledStream, respond, type Behaviour, type RecordedRequest } from '../helpers/fake-upstream.js';
 import { readUntil } from '../helpers/read-stream.js';
-import { expectServedAgainByA, startHostile, streakOfA, type HostileFixture } from '../helpers/hostile-fixture.js';
+import { expectServedAgainByA, hostileIt as it, streakOfA, type HostileFixture } from '../helpers/hostile-fixture.js';
 import { CLOSE_BOUND_MS, within } from '../helpers/bounded-wait.js';
 import { errorHeadersThenSilence, headersThenSilence } from '../helpers/hostile-behaviours.js';
 
@@ -15,12 +15,6 @@ import { errorHeadersThenSilence, headersThenSilence } from '../helpers/hostile-
  * probe claimed by the request is released (not failed), the decision says
  * 499 / aborted, nothing fails over, and the daemon serves the next request.
  */
-
-let fx: HostileFixture | null = null;
-afterEach(async () => {
-  await fx?.finish();
-  fx = null;
-});
 
 interface Moment {
   name: string;
@@ -128,9 +122,9 @@ async function agentHangsUp(fx: HostileFixture, moment: Moment, atTheMoment: () 
   await within(cancelled.closed, CLOSE_BOUND_MS, 'the upstream request is cancelled: its connection closes');
 }
 
-describe.each(MOMENTS)('an agent hanging up $name', (moment) => {
-  it('cancels the upstream request, leaves no evidence, answers nothing more, records 499', async () => {
-    fx = await startHostile({});
+describe.concurrent.each(MOMENTS)('an agent hanging up $name', (moment) => {
+  it('cancels the upstream request, leaves no evidence, answers nothing more, records 499', async ({ hostile }) => {
+    const fx = await hostile();
     await agentHangsUp(fx, moment);
     const d = await fx.t.events.nextDecision();
     expect(d).toMatchObject({ status: 499, served_by: null });
@@ -152,8 +146,10 @@ describe.each(MOMENTS)('an agent hanging up $name', (moment) => {
     await expectServedAgainByA(fx);
   });
 
-  it('during a probe: the claim is released (no verdict), the cooldown is unchanged, the next request probes and clears', async () => {
-    fx = await startHostile({});
+  it('during a probe: the claim is released (no verdict), the cooldown is unchanged, the next request probes and clears', async ({
+    hostile,
+  }) => {
+    const fx = await hostile();
     use(fx, respond.status(402));
     await (await fx.post(fx.main())).text();
     await fx.t.events.nextDecision();
@@ -162,7 +158,7 @@ describe.each(MOMENTS)('an agent hanging up $name', (moment) => {
     await fx.t.events.take(isBreaker('probe_ready', 'a'));
 
     // while the probe is in flight its claim shows in the breaker's state
-    await agentHangsUp(fx, moment, () => expect(fx!.seatA().credit!.claimed_at).not.toBeNull());
+    await agentHangsUp(fx, moment, () => expect(fx.seatA().credit!.claimed_at).not.toBeNull());
     const d = await fx.t.events.nextDecision();
     expect(d.status).toBe(499);
     expect(d.chain.map((c) => [c.seat, c.state])).toEqual(
@@ -191,9 +187,11 @@ describe.each(MOMENTS)('an agent hanging up $name', (moment) => {
   });
 });
 
-describe('agents misbehaving in other places', () => {
-  it('during fail-over, while the second target works: only that request is cancelled; the first failure still counts', async () => {
-    fx = await startHostile({});
+describe.concurrent('agents misbehaving in other places', () => {
+  it('during fail-over, while the second target works: only that request is cancelled; the first failure still counts', async ({
+    hostile,
+  }) => {
+    const fx = await hostile();
     use(fx, respond.status(500));
     fx.b.setDefault(respond.hang());
     const agent = new AbortController();
@@ -215,8 +213,8 @@ describe('agents misbehaving in other places', () => {
     await expectServedAgainByA(fx);
   });
 
-  it('before its own body was complete: nothing reaches an upstream, the daemon keeps serving', async () => {
-    fx = await startHostile({});
+  it('before its own body was complete: nothing reaches an upstream, the daemon keeps serving', async ({ hostile }) => {
+    const fx = await hostile();
     const { hostname, port } = new URL(fx.t.url);
     const socket = createConnection(Number(port), hostname);
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
@@ -231,10 +229,12 @@ describe('agents misbehaving in other places', () => {
     expect(fx.a.requests).toHaveLength(1);
   });
 
-  it('an agent that stops reading for longer than idle_ms is not the upstream failing: it gets the whole stream, no evidence', async () => {
+  it('an agent that stops reading for longer than idle_ms is not the upstream failing: it gets the whole stream, no evidence', async ({
+    hostile,
+  }) => {
     const chunk = `data: ${'x'.repeat(64 * 1024)}\n\n`;
     const chunks = 200; // 13 MB: far more than the socket buffers hold, so the upstream really has to wait
-    fx = await startHostile({});
+    const fx = await hostile();
     fx.a.enqueue((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       let written = 0;

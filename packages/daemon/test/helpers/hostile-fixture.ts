@@ -6,7 +6,7 @@
  * upstream socket, no probe left claimed.
  */
 import type { ConfigInput, DecisionEvent } from '@routeplane/shared';
-import { expect } from 'vitest';
+import { expect, test } from 'vitest';
 import { CLOSE_BOUND_MS, within } from './bounded-wait.js';
 import { respond, startFakeUpstream, type Behaviour, type FakeUpstream } from './fake-upstream.js';
 import { startTestDaemon, type TestDaemon } from './test-daemon.js';
@@ -46,13 +46,15 @@ export const HOSTILE_INFLUENCE = {
   window_secs: 300,
 } as const;
 
-export async function startHostile(opts: {
+export interface HostileOptions {
   family?: Family;
   behaviourA?: Behaviour;
   influence?: NonNullable<ConfigInput['influence']>;
   timeouts?: NonNullable<ConfigInput['timeouts']>;
   server?: { body_limit_mb?: number; auth_token?: string };
-}): Promise<HostileFixture> {
+}
+
+export async function startHostile(opts: HostileOptions): Promise<HostileFixture> {
   const family = opts.family ?? 'openai';
   const ok = family === 'openai' ? respond.openaiChat() : respond.anthropicMessage();
   const a = await startFakeUpstream(opts.behaviourA ?? ok);
@@ -141,3 +143,22 @@ export function expectNoClaimedProbe(t: TestDaemon): void {
     for (const model of seat.models) expect(model.breaker?.claimed_at ?? null, `${seat.id}/${model.model} claim`).toBeNull();
   }
 }
+
+/**
+ * `it` with a `hostile` fixture: `await hostile(opts)` starts one for the
+ * test, and once the test is over each one started ends with `finish` (its
+ * invariants are part of the test). A test owns its fixtures, so the tests
+ * of a file can run concurrently.
+ */
+export const hostileIt = test.extend<{ hostile: (opts?: HostileOptions) => Promise<HostileFixture> }>({
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern; it has none
+  hostile: async ({}, use) => {
+    const started: HostileFixture[] = [];
+    await use(async (opts = {}) => {
+      const fx = await startHostile(opts);
+      started.push(fx);
+      return fx;
+    });
+    for (const fx of started) await fx.finish();
+  },
+});

@@ -1,8 +1,8 @@
 import type { BreakerEvent } from '@routeplane/shared';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { isBreaker } from '../helpers/events.js';
 import { respond, type Behaviour } from '../helpers/fake-upstream.js';
-import { HOSTILE_INFLUENCE, startHostile, type HostileFixture } from '../helpers/hostile-fixture.js';
+import { HOSTILE_INFLUENCE, hostileIt as it, type HostileFixture } from '../helpers/hostile-fixture.js';
 
 /**
  * Hostile Retry-After values on a 429 (issue 7): whatever the header says,
@@ -15,12 +15,6 @@ import { HOSTILE_INFLUENCE, startHostile, type HostileFixture } from '../helpers
 
 const MAX_MS = HOSTILE_INFLUENCE.max_cooldown_secs * 1000;
 const FLOOR_MS = 1000;
-
-let fx: HostileFixture | null = null;
-afterEach(async () => {
-  await fx?.finish();
-  fx = null;
-});
 
 function rateLimited(headers: Record<string, string>): Behaviour {
   return respond.status(429, headers);
@@ -84,9 +78,9 @@ async function expectClampedDeadline(fx: HostileFixture, headers: Record<string,
   return tripped;
 }
 
-describe('hostile Retry-After on a 429', () => {
-  it.each(CASES)('%s: the deadline is finite and clamped, the next target serves', async (_what, headers, expectedMs) => {
-    fx = await startHostile({ behaviourA: rateLimited(headers) });
+describe.concurrent('hostile Retry-After on a 429', () => {
+  it.for(CASES)('%s: the deadline is finite and clamped, the next target serves', async ([_what, headers, expectedMs], { hostile }) => {
+    const fx = await hostile({ behaviourA: rateLimited(headers) });
     await expectClampedDeadline(fx, headers, expectedMs);
 
     // and the daemon still serves: b while a's deadline lasts (at the floor it may already have passed: then a)
@@ -98,9 +92,9 @@ describe('hostile Retry-After on a 429', () => {
     await next.text();
   });
 
-  it('a deadline at the 1 s floor really ends: its timer fires and clears it, and a healthy a serves again', async () => {
+  it('a deadline at the 1 s floor really ends: its timer fires and clears it, and a healthy a serves again', async ({ hostile }) => {
     const headers = { 'retry-after': 'soon, maybe' };
-    fx = await startHostile({ behaviourA: rateLimited(headers) });
+    const fx = await hostile({ behaviourA: rateLimited(headers) });
     await expectClampedDeadline(fx, headers, FLOOR_MS);
 
     const cleared = await fx.t.events.take(isBreaker('cleared', 'a'));
