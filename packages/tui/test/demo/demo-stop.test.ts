@@ -67,7 +67,9 @@ describe('stopping routeplane demo', () => {
   }, 60_000);
 
   it('with --duration stops by itself the same way, saying why in its summary', async () => {
-    const run = demo(['--no-top', '--json', '--speed', '4', '--duration', '1']);
+    // the clock runs from the start, daemon start-up included: on a busy machine few requests or
+    // none may fit in it, so only the way it ends is checked here (the traffic is demo.test.ts's)
+    const run = demo(['--no-top', '--json', '--speed', '4', '--duration', '2']);
     const start = JSON.parse(await run.line(/"type":"demo_start"/)) as { tmp_dir: string };
     expect((await run.exited).code, run.stderr).toBe(0);
     const last = JSON.parse(run.stdoutLines.at(-1)!) as {
@@ -79,7 +81,6 @@ describe('stopping routeplane demo', () => {
     };
     expect(last.type).toBe('demo_summary');
     expect(last.reason).toBe('duration');
-    expect(last.requests_sent).toBeGreaterThan(0);
     expect(last.responses_received).toBe(last.requests_sent);
     expect(last.aborted).toBe(0);
     expect(existsSync(start.tmp_dir)).toBe(false);
