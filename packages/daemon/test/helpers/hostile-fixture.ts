@@ -36,7 +36,6 @@ export interface HostileFixture {
   finish(): Promise<void>;
 }
 
-export const HOSTILE_TIMEOUTS = FAST_TIMEOUTS;
 /** trip_threshold 3: one hostile answer shows as a streak without tripping; a tripped seat's probe comes after a short cooldown. */
 export const HOSTILE_INFLUENCE = {
   enabled: true,
@@ -75,7 +74,7 @@ export async function startHostile(opts: HostileOptions): Promise<HostileFixture
       { model: 'solo', chain: [{ seat: 'a', model: 'model-a' }] },
     ],
     influence: opts.influence ?? HOSTILE_INFLUENCE,
-    timeouts: opts.timeouts ?? HOSTILE_TIMEOUTS,
+    timeouts: opts.timeouts ?? FAST_TIMEOUTS,
     ...(opts.server === undefined ? {} : { server: opts.server }),
   });
   const path = family === 'openai' ? CHAT : MESSAGES;
