@@ -4,10 +4,38 @@ export default defineConfig({
   resolve: { conditions: ['@routeplane/source'] },
   ssr: { resolve: { conditions: ['@routeplane/source'] } },
   test: {
-    include: ['packages/*/test/**/*.test.{ts,tsx}'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two busy cores in CI: keep files from starving each other.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared-module-cache',
+          include: [
+            'packages/shared/test/**/*.test.ts',
+            'packages/daemon/test/**/*.test.ts',
+            'packages/tui/test/cli/**/*.test.ts',
+            'packages/tui/test/demo/**/*.test.ts',
+          ],
+          // Importing fastify, undici and the daemon's source again for every file cost more
+          // than most files' tests. These files share no module state: each test starts its
+          // own daemon, upstreams and temp dirs, nothing mocks a module or changes process.env,
+          // and spies are restored after each test.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'ink',
+          include: ['packages/tui/test/top/**/*.test.{ts,tsx}'],
+          // Ink and React keep module state between renders of different files: these files
+          // need a fresh module graph each.
+          isolate: true,
+        },
+      },
+    ],
   },
 });

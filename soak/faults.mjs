@@ -1,6 +1,6 @@
 /**
  * What a fake seat does with one request: answer well (the large majority),
- * or inject one of the faults the hardening tests cover one by one. Every
+ * or inject one of the faults the upstream-fault tests cover one by one. Every
  * behaviour writes to the raw node:http response and cleans its own timers
  * when the connection goes away, so a fault never keeps the soak itself alive.
  */

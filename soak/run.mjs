@@ -3,7 +3,7 @@
 //
 // 200 simulated agents (default) for 120 s (default) against the BUILT daemon,
 // run as a child process, in front of fake seats that inject every hostile
-// upstream fault of the hardening tests at random, with a healthy majority.
+// upstream fault of the upstream-fault tests at random, with a healthy majority.
 // Loopback only; bounded; stops by itself. Prints the figures and exits
 // non-zero when an invariant fails (see report.mjs).
 import { randomUUID } from 'node:crypto';

@@ -5,6 +5,7 @@ import { ControlledStream, respond } from '../helpers/fake-upstream.js';
 import type { TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chatBody, startTwoSeats, type TwoSeats } from '../helpers/two-seats.js';
 import { readJson } from '../helpers/read-stream.js';
+import { FAST_TIMEOUTS } from '../helpers/test-timing.js';
 
 /** Fail-over table (spec "Attempts and fail-over"), one test per row, influence enabled. */
 
@@ -98,7 +99,7 @@ describe('fail-over table', () => {
   });
 
   it('timeout (no response headers within first_byte_ms): a model failure, the next target serves', async () => {
-    fx = await startTwoSeats({ influence, behaviourA: respond.hang(), timeouts: { first_byte_ms: 1_000 } });
+    fx = await startTwoSeats({ influence, behaviourA: respond.hang(), timeouts: FAST_TIMEOUTS });
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
@@ -249,7 +250,7 @@ describe('fail-over table', () => {
       influence,
       behaviourA: respond.hang(),
       behaviourB: respond.resetBeforeHeaders(),
-      timeouts: { first_byte_ms: 1_000 },
+      timeouts: FAST_TIMEOUTS,
     });
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(502);
@@ -269,7 +270,7 @@ describe('fail-over table', () => {
       influence,
       aBaseUrl: await closedPortUrl(),
       behaviourB: respond.hang(),
-      timeouts: { first_byte_ms: 1_000 },
+      timeouts: FAST_TIMEOUTS,
     });
     const res = await fx.t.post('/v1/messages', { model: 'claude', max_tokens: 5, messages: [] });
     expect(res.status).toBe(504);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isBreaker, isDecision } from '../helpers/events.js';
 import { deferred, respond } from '../helpers/fake-upstream.js';
 import { CHAT, chatBody, startTwoSeats, type TwoSeats } from '../helpers/two-seats.js';
+import { SHORT_COOLDOWN_SECS } from '../helpers/test-timing.js';
 
 /** The breaker learning across requests, observed over real HTTP. */
 
@@ -41,7 +42,7 @@ describe('influence across requests', () => {
   });
 
   it('after the cooldown exactly one of 10 concurrent requests reaches A (the probe)', async () => {
-    fx = await startTwoSeats({ influence: { enabled: true, cooldown_secs: 1.5 }, behaviourA: respond.status(402) });
+    fx = await startTwoSeats({ influence: { enabled: true, cooldown_secs: SHORT_COOLDOWN_SECS }, behaviourA: respond.status(402) });
     await fx.t.post(CHAT, chatBody());
     await fx.t.events.take(isBreaker('tripped', 'a'));
     await fx.t.events.nextDecision();

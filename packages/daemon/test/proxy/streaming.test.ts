@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ControlledStream, respond } from '../helpers/fake-upstream.js';
 import { readRest, readUntil } from '../helpers/read-stream.js';
 import { CHAT, chatBody, MESSAGES, messagesBody, startTwoSeats, type TwoSeats } from '../helpers/two-seats.js';
+import { FAST_TIMEOUTS } from '../helpers/test-timing.js';
 
 const influence = { enabled: true, cooldown_secs: 60 };
 let fx: TwoSeats | null = null;
@@ -57,7 +58,7 @@ describe('streaming pass-through', () => {
 
   it('an upstream that stalls mid-stream past idle_ms: the stream ends with an error event and the connection is destroyed', async () => {
     const stream = new ControlledStream();
-    fx = await startTwoSeats({ influence, behaviourA: stream.behaviour, timeouts: { idle_ms: 1_000 } });
+    fx = await startTwoSeats({ influence, behaviourA: stream.behaviour, timeouts: FAST_TIMEOUTS });
     const pending = fx.t.post(CHAT, chatBody({ stream: true }));
     await stream.started;
     stream.write('data: {"n":1}\n\n');

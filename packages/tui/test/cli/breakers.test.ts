@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connectControl } from '../../src/client/control-client.js';
 import { tripAll } from '../../../daemon/test/control/tripped-daemon.js';
-import { isolatedEnv, requireBuiltCli, runCli } from './cli-harness.js';
+import { isolatedEnv, requireBuiltCli, runCli } from '../../../daemon/test/helpers/cli-process.js';
 import { trippedDaemonPerTest } from './tripped-daemon-per-test.js';
 import { writeClientConfig } from './client-config.js';
 

@@ -1,9 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DecisionEvent } from '@routeplane/shared';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { message, startDaemonWithUpstreams, type TrippedDaemon } from '../../../daemon/test/control/tripped-daemon.js';
-import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome } from './cli-harness.js';
+import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
 import { writeClientConfig } from './client-config.js';
 
 beforeAll(requireBuiltCli);
@@ -147,16 +147,8 @@ describe('routeplane logs', () => {
 
 /** Waits for the decision log to hold `count` lines (it is written off the request path). */
 async function waitForLines(path: string, count: number): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    let lines = 0;
-    try {
-      lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
-    } catch {
-      // not created yet
-    }
-    if (lines >= count) return;
-    if (Date.now() > deadline) throw new Error(`decision log ${path} never reached ${count} lines`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const lines = (): number => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0);
+  await expect
+    .poll(lines, { timeout: 15_000, interval: 10, message: `decision log ${path} reaching ${count} lines` })
+    .toBeGreaterThanOrEqual(count);
 }

@@ -3,7 +3,7 @@ import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectControl } from '../../src/client/control-client.js';
-import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome, type CliProcess } from './cli-harness.js';
+import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome, type CliProcess } from '../../../daemon/test/helpers/cli-process.js';
 
 beforeAll(requireBuiltCli);
 
@@ -50,16 +50,9 @@ function writeServeConfig(dir: string, opts: { socket: string; listen?: string; 
 
 function serve(dir: string, config: string): CliProcess {
   const p = spawnCli(['serve', '--config', config], isolatedEnv(dir, { RP_SERVE_KEY: KEY }), dir);
-  cleanups.push(async () => {
-    if (p.child.exitCode === null && p.child.signalCode === null) {
-      p.child.kill('SIGKILL');
-      await p.exited;
-    }
-  });
+  cleanups.push(() => p.kill());
   return p;
 }
-
-const LISTENING = /^routeplane listening on (http:\/\/127\.0\.0\.1:(\d+)) \(control: (.+)\)$/;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -100,12 +93,9 @@ describe('routeplane serve', () => {
     const dir = home();
     const socket = join(dir, 'run', 'routeplane', 'control.sock');
     const daemon = serve(dir, writeServeConfig(dir, { socket }));
-    await daemon.until((p) => p.stdout.includes('\n'), 'the listening line');
-    const first = daemon.stdout.split('\n')[0]!;
-    const match = LISTENING.exec(first);
-    expect(match, first).not.toBeNull();
-    expect(match![3]).toBe(socket);
-    expect((await fetch(`${match![1]}/healthz`)).status).toBe(200);
+    const listening = await daemon.listening();
+    expect(listening.socket).toBe(socket);
+    expect((await fetch(`${listening.url}/healthz`)).status).toBe(200);
 
     expect(statSync(socket).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'run', 'routeplane')).mode & 0o777).toBe(0o700);
@@ -113,7 +103,7 @@ describe('routeplane serve', () => {
 
     const client = await connectControl(socket);
     const hello = await client.request('hello');
-    expect(hello.http_url).toBe(match![1]);
+    expect(hello.http_url).toBe(listening.url);
     expect(hello.pid).toBe(daemon.child.pid);
     client.close();
 
@@ -129,7 +119,7 @@ describe('routeplane serve', () => {
     const socket = join(dir, 'control.sock');
     const config = writeServeConfig(dir, { socket });
     const first = serve(dir, config);
-    await first.until((p) => LISTENING.test(p.stdout.split('\n')[0] ?? ''), 'the first daemon');
+    await first.listening();
 
     const second = await serve(dir, config).exited;
     expect(second.code).toBe(1);
@@ -143,7 +133,7 @@ describe('routeplane serve', () => {
     expect(existsSync(socket)).toBe(true); // left behind, stale
 
     const third = serve(dir, config);
-    await third.until((p) => LISTENING.test(p.stdout.split('\n')[0] ?? ''), 'the daemon replacing the stale socket');
+    await third.listening();
     const client = await connectControl(socket);
     expect((await client.request('hello')).pid).toBe(third.child.pid);
     client.close();

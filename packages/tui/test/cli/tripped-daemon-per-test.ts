@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 import { startDaemonWithUpstreams, type TrippedDaemon } from '../../../daemon/test/control/tripped-daemon.js';
-import { tempHome } from './cli-harness.js';
+import { tempHome } from '../../../daemon/test/helpers/cli-process.js';
 
 export interface CliFixture {
   d: TrippedDaemon;

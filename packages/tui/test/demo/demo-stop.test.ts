@@ -1,87 +1,50 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, requireBuiltCli, spawnCli, tempHome, type CliProcess } from '../../../daemon/test/helpers/cli-process.js';
 
 // Stopping the demo from outside, as Ctrl-C or a service manager would, and
 // refusing a bad scenario: run the built CLI (needs `pnpm build`).
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const running: ChildProcessWithoutNullStreams[] = [];
+const cleanups: Array<() => unknown> = [];
 
-interface Spawned {
-  child: ChildProcessWithoutNullStreams;
-  output: { stdout: string; stderr: string };
-  /** resolves once stdout has a line matching `pattern` */
-  lineMatching(pattern: RegExp): Promise<string>;
-  exited: Promise<number | null>;
+function demo(args: string[]): CliProcess {
+  const home = tempHome('routeplane-demo-stop-');
+  const run = spawnCli(['demo', ...args], isolatedEnv(home.dir), home.dir);
+  cleanups.push(home.remove, () => run.kill());
+  return run;
 }
 
-function demo(args: string[]): Spawned {
-  const child = spawn(process.execPath, [CLI, 'demo', ...args], { env: { ...process.env, NO_COLOR: '1' } });
-  running.push(child);
-  const output = { stdout: '', stderr: '' };
-  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output.stdout += chunk;
-    for (const w of [...waiters]) {
-      const line = output.stdout.split('\n').find((l) => w.pattern.test(l));
-      if (line !== undefined) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(line);
-      }
-    }
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return {
-    child,
-    output,
-    exited,
-    lineMatching(pattern) {
-      const found = output.stdout.split('\n').find((l) => pattern.test(l));
-      if (found !== undefined) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        waiters.push({ pattern, resolve });
-        void exited.then(() => reject(new Error(`exited before printing ${pattern}\nstdout: ${output.stdout}\nstderr: ${output.stderr}`)));
-      });
-    },
-  };
-}
+beforeAll(requireBuiltCli);
 
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` before this test`);
-});
-
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 describe('stopping routeplane demo', () => {
   it('on Ctrl-C (SIGINT) stops agents, daemon and seats, prints the summary, removes its temp dir, exits 0', async () => {
     const run = demo(['--no-top', '--speed', '4']);
-    const tmpLine = await run.lineMatching(/temp dir\s+\S+/);
+    const tmpLine = await run.line(/temp dir\s+\S+/);
     const tmpDir = /temp dir\s+(\S+)/.exec(tmpLine)![1]!;
     expect(existsSync(join(tmpDir, 'control.sock'))).toBe(true);
     // the first decision printed: traffic is flowing through the daemon
-    await run.lineMatching(/ \d+ms (seat-\S+ .* → )?seat-\S+\/\S+ ok/);
+    await run.line(/ \d+ms (seat-\S+ .* → )?seat-\S+\/\S+ ok/);
     run.child.kill('SIGINT');
-    expect(await run.exited, run.output.stderr).toBe(0);
-    const summary = /summary: (\d+) requests sent, (\d+) responses received/.exec(run.output.stdout);
-    expect(summary, run.output.stdout.slice(-2000)).not.toBeNull();
+    expect((await run.exited).code, run.stderr).toBe(0);
+    const summary = /summary: (\d+) requests sent, (\d+) responses received/.exec(run.stdout);
+    expect(summary, run.stdout.slice(-2000)).not.toBeNull();
     expect(summary![2]).toBe(summary![1]);
     expect(existsSync(tmpDir)).toBe(false);
   }, 60_000);
 
   it('on SIGTERM does the same, ending its NDJSON with the summary', async () => {
     const run = demo(['--no-top', '--json', '--speed', '4']);
-    const start = JSON.parse(await run.lineMatching(/"type":"demo_start"/)) as { tmp_dir: string };
-    await run.lineMatching(/"type":"decision"/);
+    const start = JSON.parse(await run.line(/"type":"demo_start"/)) as { tmp_dir: string };
+    await run.line(/"type":"decision"/);
     run.child.kill('SIGTERM');
-    expect(await run.exited, run.output.stderr).toBe(0);
-    const lines = run.output.stdout
+    expect((await run.exited).code, run.stderr).toBe(0);
+    const lines = run.stdout
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { type: string });
@@ -95,12 +58,32 @@ describe('stopping routeplane demo', () => {
 
   it('on SIGHUP (its terminal closed) cleans up the same way', async () => {
     const run = demo(['--no-top', '--speed', '4']);
-    const tmpDir = /temp dir\s+(\S+)/.exec(await run.lineMatching(/temp dir\s+\S+/))![1]!;
-    await run.lineMatching(/ \d+ms (seat-\S+ .* → )?seat-\S+\/\S+ ok/);
+    const tmpDir = /temp dir\s+(\S+)/.exec(await run.line(/temp dir\s+\S+/))![1]!;
+    await run.line(/ \d+ms (seat-\S+ .* → )?seat-\S+\/\S+ ok/);
     run.child.kill('SIGHUP');
-    expect(await run.exited, run.output.stderr).toBe(0);
-    expect(run.output.stdout).toMatch(/summary: \d+ requests sent/);
+    expect((await run.exited).code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/summary: \d+ requests sent/);
     expect(existsSync(tmpDir)).toBe(false);
+  }, 60_000);
+
+  it('with --duration stops by itself the same way, saying why in its summary', async () => {
+    // the clock runs from the start, daemon start-up included: on a busy machine few requests or
+    // none may fit in it, so only the way it ends is checked here (the traffic is demo.test.ts's)
+    const run = demo(['--no-top', '--json', '--speed', '4', '--duration', '2']);
+    const start = JSON.parse(await run.line(/"type":"demo_start"/)) as { tmp_dir: string };
+    expect((await run.exited).code, run.stderr).toBe(0);
+    const last = JSON.parse(run.stdoutLines.at(-1)!) as {
+      type: string;
+      reason: string;
+      requests_sent: number;
+      responses_received: number;
+      aborted: number;
+    };
+    expect(last.type).toBe('demo_summary');
+    expect(last.reason).toBe('duration');
+    expect(last.responses_received).toBe(last.requests_sent);
+    expect(last.aborted).toBe(0);
+    expect(existsSync(start.tmp_dir)).toBe(false);
   }, 60_000);
 
   it('refuses a bad scenario with one line naming file and path, exit 2', async () => {
@@ -112,9 +95,9 @@ describe('stopping routeplane demo', () => {
         'seats:\n  - id: seat-a\n    provider: anthropic\n    models: [m]\n    timline: []\nroutes:\n  - model: x\n    chain: [seat-a/m]\n',
       );
       const run = demo(['--no-top', '--scenario', file]);
-      expect(await run.exited).toBe(2);
-      expect(run.output.stderr.trim()).toBe(`${file}: seats[0].timline: unknown key (did you mean timeline?) (line 5)`);
-      expect(run.output.stdout).toBe('');
+      expect((await run.exited).code).toBe(2);
+      expect(run.stderr.trim()).toBe(`${file}: seats[0].timline: unknown key (did you mean timeline?) (line 5)`);
+      expect(run.stdout).toBe('');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

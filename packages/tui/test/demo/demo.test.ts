@@ -1,16 +1,18 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BreakerEvent, DecisionEvent } from '@routeplane/shared';
+import { requireBuiltCli, spawnCli, type CliProcess } from '../../../daemon/test/helpers/cli-process.js';
 
 // Acceptance for `routeplane demo` (issue 5): run the built CLI as a user would
 // and check, from what it prints, that every breaker signal of the default
-// scenario really happened in the real daemon. Needs `pnpm build` first.
+// scenario really happened in the real daemon. The demo runs until its output
+// shows the whole story has played (not for a fixed time), then gets SIGTERM
+// as a service manager would send it. Needs `pnpm build` first.
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const RUN_SECONDS = 30;
 const SPEED = 4;
+/** The story's last signal comes at scenario second 26; this bound only ends a run that never gets there. */
+const STORY_BOUND_MS = 60_000;
 
 interface AgentOutcomeLine {
   type: 'agent_outcome';
@@ -33,60 +35,91 @@ interface Run {
 }
 
 let run: Run;
+let demo: CliProcess | null = null;
 
-function runDemo(args: string[]): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'demo', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
-  });
+// whatever happened, no demo is left running
+afterAll(() => demo?.kill());
+
+/**
+ * Reads the demo's NDJSON as it arrives and says when every signal the tests
+ * below look for has been printed: seat-a cleared by a probe after one failed,
+ * seat-b's rate limit over and seat-b serving a request started after it,
+ * seat-c/gpt-4o tripped, and a fail-open sonnet or haiku request.
+ */
+class StoryWatcher {
+  private read = 0;
+  private seatAProbeFailed = false;
+  private seatACleared = false;
+  private seatBLimitEndedAt: number | null = null;
+  private seatBServedAfter = false;
+  private gpt4oTripped = false;
+  private failedOpen = false;
+
+  played(stdout: string): boolean {
+    const lines = stdout.split('\n').slice(0, -1);
+    for (; this.read < lines.length; this.read++) {
+      const line = JSON.parse(lines[this.read]!) as { type: string };
+      if (line.type === 'breaker') this.breaker(line as BreakerEvent);
+      else if (line.type === 'decision') this.decision(line as DecisionEvent);
+    }
+    return this.seatACleared && this.seatBServedAfter && this.gpt4oTripped && this.failedOpen;
+  }
+
+  private breaker(b: BreakerEvent): void {
+    if (b.scope === 'seat_credit' && b.seat === 'seat-a' && b.action === 'probe_failed') this.seatAProbeFailed = true;
+    if (b.scope === 'seat_credit' && b.seat === 'seat-a' && b.action === 'cleared' && this.seatAProbeFailed) this.seatACleared = true;
+    if (b.scope === 'seat_rate_limit' && b.seat === 'seat-b' && b.action === 'cleared') this.seatBLimitEndedAt = b.ts;
+    if (b.scope === 'model' && b.seat === 'seat-c' && b.model === 'gpt-4o' && b.action === 'tripped') this.gpt4oTripped = true;
+  }
+
+  private decision(d: DecisionEvent): void {
+    if (d.fail_open && (d.route === 'sonnet' || d.route === 'haiku')) this.failedOpen = true;
+    const ended = this.seatBLimitEndedAt;
+    if (ended !== null && d.ts - d.duration_ms > ended && d.served_by?.startsWith('seat-b/') && d.status === 200)
+      this.seatBServedAfter = true;
+  }
 }
 
-beforeAll(
-  async () => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` before this test`);
-    const { exitCode, stdout, stderr } = await runDemo(['--no-top', '--json', '--duration', String(RUN_SECONDS), '--speed', String(SPEED)]);
-    const lines = stdout
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l, i) => {
-        try {
-          return JSON.parse(l) as { type: string };
-        } catch {
-          throw new Error(`stdout line ${i + 1} is not JSON: ${l.slice(0, 200)}\nstderr: ${stderr}`);
-        }
-      });
-    const ofType = <T>(type: string) => lines.filter((l) => l.type === type) as T[];
-    const summary = ofType<Run['summary']>('demo_summary');
-    const start = ofType<Run['start']>('demo_start');
-    if (summary.length !== 1 || start.length !== 1)
-      throw new Error(`expected one demo_start and one demo_summary (exit ${exitCode})\nstderr: ${stderr}`);
-    run = {
-      exitCode,
-      stdout,
-      stderr,
-      start: start[0]!,
-      summary: summary[0]!,
-      decisions: ofType<DecisionEvent>('decision'),
-      breakers: ofType<BreakerEvent>('breaker'),
-      outcomes: ofType<AgentOutcomeLine>('agent_outcome'),
-    };
-  },
-  (RUN_SECONDS + 60) * 1000,
-);
+beforeAll(async () => {
+  requireBuiltCli();
+  const started = spawnCli(['demo', '--no-top', '--json', '--speed', String(SPEED)], { ...process.env, NO_COLOR: '1' }, tmpdir());
+  demo = started;
+  const story = new StoryWatcher();
+  await started.until((p) => story.played(p.stdout), 'every signal of the default story', STORY_BOUND_MS);
+  started.child.kill('SIGTERM');
+  const { code: exitCode, stdout, stderr } = await started.exited;
+  const lines = stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as { type: string };
+      } catch {
+        throw new Error(`stdout line ${i + 1} is not JSON: ${l.slice(0, 200)}\nstderr: ${stderr}`);
+      }
+    });
+  const ofType = <T>(type: string) => lines.filter((l) => l.type === type) as T[];
+  const summary = ofType<Run['summary']>('demo_summary');
+  const start = ofType<Run['start']>('demo_start');
+  if (summary.length !== 1 || start.length !== 1)
+    throw new Error(`expected one demo_start and one demo_summary (exit ${exitCode})\nstderr: ${stderr}`);
+  run = {
+    exitCode,
+    stdout,
+    stderr,
+    start: start[0]!,
+    summary: summary[0]!,
+    decisions: ofType<DecisionEvent>('decision'),
+    breakers: ofType<BreakerEvent>('breaker'),
+    outcomes: ofType<AgentOutcomeLine>('agent_outcome'),
+  };
+}, STORY_BOUND_MS + 30_000);
 
 const isSeatA = (b: BreakerEvent) => b.scope === 'seat_credit' && b.seat === 'seat-a';
 const attemptOn = (d: DecisionEvent, seat: string, model?: string) =>
   d.attempts.find((a) => a.seat === seat && (model === undefined || a.model === model));
 
-describe('routeplane demo --no-top --json --duration 30 --speed 4', () => {
+describe('routeplane demo --no-top --json --speed 4, stopped once the story has played', () => {
   it('exits 0, having cleaned up its temp dir and socket', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.start.tmp_dir).toMatch(/routeplane-demo-/);

@@ -126,7 +126,7 @@ describe('Swarm', () => {
     const { url, seen } = await startFakeRouteplane('hang');
     const swarm = swarmFor(url, () => {}, 3);
     swarm.start();
-    while (seen.length < 3) await new Promise((r) => setTimeout(r, 10));
+    await expect.poll(() => seen.length, { timeout: 10_000, interval: 10 }).toBeGreaterThanOrEqual(3);
     await swarm.stop(200);
     expect(swarm.tally.sent).toBe(3);
     expect(swarm.tally.aborted).toBe(3);

@@ -1,22 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
+import { CLI_PATH, requireBuiltCli, spawnCli } from '../../../../daemon/test/helpers/cli-process.js';
 
 /**
  * The real thing for end-to-end tests: a fake upstream (a real HTTP server in
  * the test process) where seat A answers 402 and seat B answers 200, and the
  * daemon run by the built CLI (`routeplane serve --config <tmpfile>`).
  */
-export const CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
+export const CLI = CLI_PATH;
 
-export function assertBuilt(): void {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` before the end-to-end tests`);
-}
+export const assertBuilt = requireBuiltCli;
 
 export interface FakeUpstream {
   readonly url: string;
@@ -125,35 +122,15 @@ export interface RunningServe {
 
 /** `routeplane serve --config …`, resolved once it prints its listening line. */
 export async function startServe(setup: DaemonSetup): Promise<RunningServe> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--config', setup.configPath], {
-    env: setup.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
-  const url = await new Promise<string>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`serve did not start within 20 s; stderr:\n${stderr}`)), 20_000);
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      const match = /^routeplane listening on (\S+) /.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        ok(match[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`serve exited with ${code}; stderr:\n${stderr}`));
-    });
-  });
+  const serve = spawnCli(['serve', '--config', setup.configPath], setup.env, setup.dir);
+  const { url } = await serve.listening();
   return {
-    child,
+    child: serve.child,
     url,
     listeningAt: Date.now(),
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
+      if (serve.running) serve.child.kill('SIGTERM');
+      await serve.exited;
     },
   };
 }

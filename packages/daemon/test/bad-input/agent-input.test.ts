@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { respond, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chatBody, MESSAGES, messagesBody } from '../helpers/two-seats.js';
-import { expectAnthropicError, expectOpenAiError, rawRequest, type Json, type RawAnswer } from './support.js';
+import { expectAnthropicError, expectOpenAiError, type Json } from '../helpers/error-shapes.js';
+import { rawRequest, type RawAnswer } from '../helpers/raw-http.js';
 
 /**
  * Bad input from agents (issue 7): every case is answered in the family's

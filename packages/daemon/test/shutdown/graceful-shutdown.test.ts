@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ControlledStream, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.js';
 import { readRest, readUntil } from '../helpers/read-stream.js';
-import { LISTENING, requireBuiltCli, spawnCli, tempHome, writeFile, type CliChild } from './cli-process.js';
-import { within } from './support.js';
+import { isolatedEnv, requireBuiltCli, spawnCli, tempHome, writeLines, type CliProcess } from '../helpers/cli-process.js';
+import { within } from '../helpers/bounded-wait.js';
 
 /**
  * Graceful shutdown of `routeplane serve` (issue 7, Acceptance 4), on the
@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 interface Served {
-  cli: CliChild;
+  cli: CliProcess;
   url: string;
   socket: string;
   decisionLog: string;
@@ -34,7 +34,7 @@ async function serve(up: FakeUpstream): Promise<Served> {
   cleanups.push(h.remove);
   const socket = join(h.dir, 'run', 'control.sock');
   const decisionLog = join(h.dir, 'decisions.ndjson');
-  const config = writeFile(join(h.dir, 'routeplane.yaml'), [
+  const config = writeLines(join(h.dir, 'routeplane.yaml'), [
     'server:',
     '  listen: "127.0.0.1:0"',
     'control:',
@@ -51,13 +51,11 @@ async function serve(up: FakeUpstream): Promise<Served> {
     '    chain:',
     '      - { seat: a, model: gpt-real }',
   ]);
-  const cli = spawnCli(['serve', '--config', config], h.dir, { RP_SHUT_KEY: KEY });
+  const cli = spawnCli(['serve', '--config', config], isolatedEnv(h.dir, { RP_SHUT_KEY: KEY }), h.dir);
   cleanups.push(() => cli.kill());
-  await cli.until(() => cli.stdout.includes('\n'), 'the listening line');
-  const match = LISTENING.exec(cli.stdout.split('\n')[0]!);
-  expect(match, cli.stdout).not.toBeNull();
-  expect(match![2]).toBe(socket);
-  return { cli, url: match![1]!, socket, decisionLog };
+  const listening = await cli.listening();
+  expect(listening.socket).toBe(socket);
+  return { cli, url: listening.url, socket, decisionLog };
 }
 
 /** Resolves once `path` no longer exists, woken by directory events (bounded). */
@@ -89,13 +87,11 @@ function connects(url: string): Promise<boolean> {
   });
 }
 
-/** The listener is closed: a connection attempt is refused. Retries briefly, since closing follows the socket removal by a few ticks. */
+/** The listener is closed: a connection attempt is refused. Polled, since closing follows the socket removal by a few ticks. */
 async function refusesConnections(url: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (await connects(url)) {
-    if (Date.now() > deadline) throw new Error('the daemon still accepts connections 10 s after SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await expect
+    .poll(() => connects(url), { timeout: 10_000, interval: 50, message: 'the daemon still accepts connections 10 s after SIGTERM' })
+    .toBe(false);
 }
 
 describe('graceful shutdown of routeplane serve', () => {
@@ -131,7 +127,7 @@ describe('graceful shutdown of routeplane serve', () => {
     const streamEndedAt = Date.now();
 
     const exit = await within(cli.exited, 15_000, 'the daemon exits once the stream is done');
-    expect(exit).toEqual({ code: 0, signal: null });
+    expect(exit).toMatchObject({ code: 0, signal: null });
     // once the stream is over nothing is in flight: the exit follows at once, the agent's idle
     // keep-alive connection does not hold it until the 10 s grace runs out
     expect(Date.now() - streamEndedAt).toBeLessThan(5_000);
@@ -170,7 +166,7 @@ describe('graceful shutdown of routeplane serve', () => {
       cli.child.kill(signal);
       const exit = await within(cli.exited, 15_000, 'the daemon exits');
       const tookMs = Date.now() - sentAt;
-      expect(exit).toEqual({ code: 0, signal: null });
+      expect(exit).toMatchObject({ code: 0, signal: null });
       await within(Promise.all([agentClosed, subscriberClosed]), 5_000, 'the idle connections were closed');
       expect(existsSync(socket)).toBe(false);
       // the spec's bound with nothing in flight; the 10 s grace was not waited out

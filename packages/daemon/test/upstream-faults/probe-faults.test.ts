@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { BreakerAction } from '@routeplane/shared';
 import { isBreaker } from '../helpers/events.js';
 import { respond, type Behaviour } from '../helpers/fake-upstream.js';
-import { startHostile, type HostileFixture } from './fixture.js';
-import { headersThenSilence, rawResponse, stallAfterFirstChunk } from './support.js';
+import { hostileIt as it } from '../helpers/hostile-fixture.js';
+import { headersThenSilence, rawResponse, stallAfterFirstChunk } from '../helpers/hostile-behaviours.js';
 
 /**
  * A probe meeting each hostile upstream (issue 7: "none leaves a probe
@@ -12,12 +12,6 @@ import { headersThenSilence, rawResponse, stallAfterFirstChunk } from './support
  * failure re-trips with the cooldown doubled, a success clears, a no-verdict
  * answer releases — and the snapshot shows no claim afterwards.
  */
-
-let fx: HostileFixture | null = null;
-afterEach(async () => {
-  await fx?.finish();
-  fx = null;
-});
 
 const SSE_FIRST = 'data: {"n":1}\n\n';
 
@@ -48,9 +42,9 @@ const FAULTS: Array<[string, Behaviour, boolean, BreakerAction]> = [
   ['a 400 (no verdict)', respond.status(400), false, 'probe_ready'],
 ];
 
-describe('a probe meeting a hostile upstream', () => {
-  it.each(FAULTS)('%s: the claim is resolved, never left hanging', async (_what, fault, stream, verdict) => {
-    fx = await startHostile({});
+describe.concurrent('a probe meeting a hostile upstream', () => {
+  it.for(FAULTS)('%s: the claim is resolved, never left hanging', async ([_what, fault, stream, verdict], { hostile }) => {
+    const fx = await hostile();
     fx.a.setDefault(respond.status(402));
     await (await fx.post(fx.main())).text();
     await fx.t.events.nextDecision();

@@ -1,20 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { respond } from '../helpers/fake-upstream.js';
 import { readUntil } from '../helpers/read-stream.js';
-import { expectServedAgainByA, startHostile, streakOfA, type Family, type HostileFixture } from './fixture.js';
-import {
-  CLOSE_BOUND_MS,
-  errorHeadersThenSilence,
-  expectAnthropicError,
-  expectOpenAiError,
-  expectRouteplaneHeaders,
-  headersThenSilence,
-  rawResponse,
-  stallAfterFirstChunk,
-  streamErrorData,
-  within,
-  type Json,
-} from './support.js';
+import { expectServedAgainByA, hostileIt as it, streakOfA, type Family, type HostileFixture } from '../helpers/hostile-fixture.js';
+import { CLOSE_BOUND_MS, within } from '../helpers/bounded-wait.js';
+import { errorHeadersThenSilence, headersThenSilence, rawResponse, stallAfterFirstChunk } from '../helpers/hostile-behaviours.js';
+import { expectAnthropicError, expectOpenAiError, expectRouteplaneHeaders, streamErrorData, type Json } from '../helpers/error-shapes.js';
 
 /**
  * Hostile upstreams (issue 7). Each case: what the agent gets (status and
@@ -24,12 +14,6 @@ import {
  * pooled connection was left wedged. Every test ends (fixture.finish) with
  * no probe claimed and every upstream socket closed.
  */
-
-let fx: HostileFixture | null = null;
-afterEach(async () => {
-  await fx?.finish();
-  fx = null;
-});
 
 /** The daemon itself closed the connection of a's `n`th request (the fake upstream never closes it). */
 async function aClosed(fx: HostileFixture, n = 0, what = 'the daemon closes the hostile connection'): Promise<void> {
@@ -51,9 +35,11 @@ function firstChunkOf(family: Family): string {
     : 'event: message_start\ndata: {"type":"message_start","message":{"id":"m1"}}\n\n';
 }
 
-describe.each<Family>(['openai', 'anthropic'])('timeouts (%s family)', (family) => {
-  it('accepts and never sends headers: first-byte timeout, evidence, fail-over; alone it is a 504 naming the target', async () => {
-    fx = await startHostile({ family, behaviourA: respond.hang() });
+describe.concurrent.each<Family>(['openai', 'anthropic'])('timeouts (%s family)', (family) => {
+  it('accepts and never sends headers: first-byte timeout, evidence, fail-over; alone it is a 504 naming the target', async ({
+    hostile,
+  }) => {
+    const fx = await hostile({ family, behaviourA: respond.hang() });
     const res = await fx.post(fx.main());
     expect(res.status).toBe(200);
     expectRouteplaneHeaders(res, 2, 'b/model-b');
@@ -79,8 +65,8 @@ describe.each<Family>(['openai', 'anthropic'])('timeouts (%s family)', (family) 
     expect(streakOfA(fx)).toBe(0);
   });
 
-  it('sends headers, then never a body byte: idle timeout before the agent got anything, so it still fails over', async () => {
-    fx = await startHostile({ family, behaviourA: headersThenSilence() });
+  it('sends headers, then never a body byte: idle timeout before the agent got anything, so it still fails over', async ({ hostile }) => {
+    const fx = await hostile({ family, behaviourA: headersThenSilence() });
     const res = await fx.post(fx.main({ stream: true }));
     expect(res.status).toBe(200);
     expectRouteplaneHeaders(res, 2, 'b/model-b');
@@ -95,9 +81,11 @@ describe.each<Family>(['openai', 'anthropic'])('timeouts (%s family)', (family) 
     await expectServedAgainByA(fx);
   });
 
-  it('stalls mid-stream: idle timeout ends the agent stream with the family error event, evidence recorded, no fail-over', async () => {
+  it('stalls mid-stream: idle timeout ends the agent stream with the family error event, evidence recorded, no fail-over', async ({
+    hostile,
+  }) => {
     const first = firstChunkOf(family);
-    fx = await startHostile({ family, behaviourA: stallAfterFirstChunk(first) });
+    const fx = await hostile({ family, behaviourA: stallAfterFirstChunk(first) });
     const res = await fx.post(fx.main({ stream: true }));
     expect(res.status).toBe(200);
     expectRouteplaneHeaders(res, 1, 'a/model-a');
@@ -117,9 +105,11 @@ describe.each<Family>(['openai', 'anthropic'])('timeouts (%s family)', (family) 
   });
 });
 
-describe('bodies that break or lie (openai family unless said)', () => {
-  it('a non-streamed 200 that stalls after some bytes: cut (the agent cannot mistake it for whole), evidence, socket closed', async () => {
-    fx = await startHostile({
+describe.concurrent('bodies that break or lie (openai family unless said)', () => {
+  it('a non-streamed 200 that stalls after some bytes: cut (the agent cannot mistake it for whole), evidence, socket closed', async ({
+    hostile,
+  }) => {
+    const fx = await hostile({
       behaviourA: stallAfterFirstChunk('{"id":"chatcmpl-1","choices":[', { 'content-type': 'application/json', 'content-length': '500' }),
     });
     const res = await fx.post(fx.main());
@@ -132,9 +122,11 @@ describe('bodies that break or lie (openai family unless said)', () => {
     await expectServedAgainByA(fx);
   });
 
-  it('content-length too short (extra bytes after the declared body): the agent gets exactly the declared bytes; the poisoned connection is dropped', async () => {
+  it('content-length too short (extra bytes after the declared body): the agent gets exactly the declared bytes; the poisoned connection is dropped', async ({
+    hostile,
+  }) => {
     const declared = '{"ok":true}';
-    fx = await startHostile({
+    const fx = await hostile({
       behaviourA: rawResponse(
         `HTTP/1.1 200 OK\ncontent-type: application/json\ncontent-length: ${declared.length}`,
         `${declared}GARBAGE-AFTER-THE-BODY {"more":1}`,
@@ -151,8 +143,8 @@ describe('bodies that break or lie (openai family unless said)', () => {
     await expectServedAgainByA(fx);
   });
 
-  it('content-length too long, then silence: idle timeout cuts the agent body, evidence, socket closed', async () => {
-    fx = await startHostile({
+  it('content-length too long, then silence: idle timeout cuts the agent body, evidence, socket closed', async ({ hostile }) => {
+    const fx = await hostile({
       behaviourA: rawResponse('HTTP/1.1 200 OK\ncontent-type: application/json\ncontent-length: 400', '{"id":"short"'),
     });
     const res = await fx.post(fx.main());
@@ -166,8 +158,8 @@ describe('bodies that break or lie (openai family unless said)', () => {
     await expectServedAgainByA(fx);
   });
 
-  it('content-length too long, then the upstream closes: cut at once, evidence', async () => {
-    fx = await startHostile({
+  it('content-length too long, then the upstream closes: cut at once, evidence', async ({ hostile }) => {
+    const fx = await hostile({
       behaviourA: rawResponse('HTTP/1.1 200 OK\ncontent-type: text/event-stream\ncontent-length: 400', firstChunkOf('openai'), {
         end: true,
       }),
@@ -182,11 +174,11 @@ describe('bodies that break or lie (openai family unless said)', () => {
     await expectServedAgainByA(fx);
   });
 
-  it.each<Family>(['openai', 'anthropic'])(
+  it.for<Family>(['openai', 'anthropic'])(
     'reset mid-stream (%s): the family error event ends the stream, evidence, a healthy seat serves next',
-    async (family) => {
+    async (family, { hostile }) => {
       const first = firstChunkOf(family);
-      fx = await startHostile({ family, behaviourA: respond.resetMidBody(first) });
+      const fx = await hostile({ family, behaviourA: respond.resetMidBody(first) });
       const res = await fx.post(fx.main({ stream: true }));
       const reader = res.body!.getReader();
       let text = await readUntil(reader, first);
@@ -202,8 +194,10 @@ describe('bodies that break or lie (openai family unless said)', () => {
     },
   );
 
-  it('an error status whose body stalls: the error still counts, the request fails over; alone the agent gets that status', async () => {
-    fx = await startHostile({ behaviourA: errorHeadersThenSilence(503) });
+  it('an error status whose body stalls: the error still counts, the request fails over; alone the agent gets that status', async ({
+    hostile,
+  }) => {
+    const fx = await hostile({ behaviourA: errorHeadersThenSilence(503) });
     const res = await fx.post(fx.main());
     expect(res.status).toBe(200);
     expectRouteplaneHeaders(res, 2, 'b/model-b');
@@ -226,8 +220,8 @@ describe('bodies that break or lie (openai family unless said)', () => {
     await expectServedAgainByA(fx);
   });
 
-  it('an error body that never ends: read up to a cap, the connection destroyed, a daemon-made error in its place', async () => {
-    fx = await startHostile({
+  it('an error body that never ends: read up to a cap, the connection destroyed, a daemon-made error in its place', async ({ hostile }) => {
+    const fx = await hostile({
       behaviourA: (_req, res) => {
         res.writeHead(500, { 'content-type': 'application/json' });
         const chunk = 'x'.repeat(64 * 1024);
@@ -250,8 +244,8 @@ describe('bodies that break or lie (openai family unless said)', () => {
     await expectServedAgainByA(fx);
   });
 
-  it('garbage instead of an HTTP response: a network failure, fail-over, socket closed', async () => {
-    fx = await startHostile({ behaviourA: rawResponse('SSH-2.0-OpenSSH_9.6 hello', 'not http at all') });
+  it('garbage instead of an HTTP response: a network failure, fail-over, socket closed', async ({ hostile }) => {
+    const fx = await hostile({ behaviourA: rawResponse('SSH-2.0-OpenSSH_9.6 hello', 'not http at all') });
     const res = await fx.post(fx.main());
     expect(res.status).toBe(200);
     expectRouteplaneHeaders(res, 2, 'b/model-b');
@@ -266,8 +260,8 @@ describe('bodies that break or lie (openai family unless said)', () => {
     await expectServedAgainByA(fx);
   });
 
-  it('response headers too large to parse: a network failure, fail-over, socket closed', async () => {
-    fx = await startHostile({
+  it('response headers too large to parse: a network failure, fail-over, socket closed', async ({ hostile }) => {
+    const fx = await hostile({
       behaviourA: rawResponse(
         `HTTP/1.1 200 OK\ncontent-type: application/json\nx-bloat: ${'b'.repeat(128 * 1024)}\ncontent-length: 2`,
         '{}',
@@ -288,10 +282,12 @@ describe('bodies that break or lie (openai family unless said)', () => {
   });
 });
 
-describe('answers that are wrong but well-formed HTTP', () => {
-  it('invalid SSE is relayed byte for byte: the daemon does not parse streams, so it is the upstream answer (outcome ok)', async () => {
+describe.concurrent('answers that are wrong but well-formed HTTP', () => {
+  it('invalid SSE is relayed byte for byte: the daemon does not parse streams, so it is the upstream answer (outcome ok)', async ({
+    hostile,
+  }) => {
     const garbage = 'this is not SSE\r\n\u0000\u0001 {{{ data-without-colon\nevent:\n\n\ndata: {"half": \n: comment\n';
-    fx = await startHostile({
+    const fx = await hostile({
       behaviourA: (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end(garbage);
@@ -307,9 +303,9 @@ describe('answers that are wrong but well-formed HTTP', () => {
     await expectServedAgainByA(fx);
   });
 
-  it('a 200 carrying an HTML error page is passed through as the upstream 200, and counts as a success', async () => {
+  it('a 200 carrying an HTML error page is passed through as the upstream 200, and counts as a success', async ({ hostile }) => {
     const html = '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>';
-    fx = await startHostile({ behaviourA: respond.status(500) });
+    const fx = await hostile({ behaviourA: respond.status(500) });
     // two real failures first, so the success below visibly resets the streak
     for (let i = 0; i < 2; i++) {
       await (await fx.post(fx.main())).text();
@@ -332,8 +328,8 @@ describe('answers that are wrong but well-formed HTTP', () => {
     await expectServedAgainByA(fx);
   });
 
-  it('a redirect is handed back as it is and never followed (following it would carry the seat key elsewhere)', async () => {
-    fx = await startHostile({ behaviourA: respond.json(307, { moved: true }, { location: 'http://127.0.0.1:1/steal' }) });
+  it('a redirect is handed back as it is and never followed (following it would carry the seat key elsewhere)', async ({ hostile }) => {
+    const fx = await hostile({ behaviourA: respond.json(307, { moved: true }, { location: 'http://127.0.0.1:1/steal' }) });
     const res = await fx.post(fx.main(), { redirect: 'manual' });
     expect(res.status).toBe(307);
     expectRouteplaneHeaders(res, 1, 'a/model-a');

@@ -1,24 +1,20 @@
 import { createConnection } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { isBreaker } from '../helpers/events.js';
 import { ControlledStream, respond, type Behaviour, type RecordedRequest } from '../helpers/fake-upstream.js';
 import { readUntil } from '../helpers/read-stream.js';
-import { expectServedAgainByA, startHostile, streakOfA, type HostileFixture } from './fixture.js';
-import { CLOSE_BOUND_MS, errorHeadersThenSilence, headersThenSilence, within } from './support.js';
+import { expectServedAgainByA, hostileIt as it, streakOfA, type HostileFixture } from '../helpers/hostile-fixture.js';
+import { CLOSE_BOUND_MS, within } from '../helpers/bounded-wait.js';
+import { errorHeadersThenSilence, headersThenSilence } from '../helpers/hostile-behaviours.js';
 
 /**
- * Agents hang up at every moment of a request (issue 7): the upstream
+ * Agents hang up at every moment of a request (spec: "agent hung up / aborted
+ * stream: none; the upstream request is cancelled; stop"): the upstream
  * request is cancelled (its connection closes — the fake upstream never
  * closes it by itself), the hang-up is not evidence about the upstream, a
  * probe claimed by the request is released (not failed), the decision says
- * 499 / aborted, and the daemon serves the next request.
+ * 499 / aborted, nothing fails over, and the daemon serves the next request.
  */
-
-let fx: HostileFixture | null = null;
-afterEach(async () => {
-  await fx?.finish();
-  fx = null;
-});
 
 interface Moment {
   name: string;
@@ -32,6 +28,8 @@ interface Moment {
   statuses: Array<number | null>;
   /** which seat's request was cancelled */
   cancelled: 'a' | 'b';
+  /** whether the agent's fetch had resolved (the daemon sends its status line with the first body chunk) */
+  agentHadHeaders: boolean;
 }
 
 function use(fx: HostileFixture, behaviour: Behaviour): void {
@@ -46,6 +44,7 @@ const MOMENTS: Moment[] = [
     reach: (fx) => fx.a.nextRequest(),
     statuses: [null],
     cancelled: 'a',
+    agentHadHeaders: false,
   },
   {
     name: 'after the upstream sent headers, before any body byte',
@@ -55,6 +54,7 @@ const MOMENTS: Moment[] = [
     reach: (fx) => fx.a.nextRequest(),
     statuses: [null, 200],
     cancelled: 'a',
+    agentHadHeaders: false,
   },
   {
     name: 'after the agent got the headers, before it read the body',
@@ -73,6 +73,7 @@ const MOMENTS: Moment[] = [
     },
     statuses: [200],
     cancelled: 'a',
+    agentHadHeaders: true,
   },
   {
     name: 'mid-stream, after reading two chunks',
@@ -93,6 +94,7 @@ const MOMENTS: Moment[] = [
     },
     statuses: [200],
     cancelled: 'a',
+    agentHadHeaders: true,
   },
   {
     name: 'while the daemon reads an upstream error body',
@@ -101,39 +103,53 @@ const MOMENTS: Moment[] = [
     reach: (fx) => fx.a.nextRequest(),
     statuses: [null, 500],
     cancelled: 'a',
+    agentHadHeaders: false,
   },
 ];
 
-async function agentHangsUp(fx: HostileFixture, moment: Moment): Promise<{ cancelled: RecordedRequest }> {
+/** Runs a request up to the moment, lets `atTheMoment` look, then hangs up; resolves once the upstream request is cancelled. */
+async function agentHangsUp(fx: HostileFixture, moment: Moment, atTheMoment: () => void = () => {}): Promise<void> {
   const { stream } = moment.setup(fx);
   const agent = new AbortController();
   const body = moment.route === 'main' ? fx.main({ stream: true }) : fx.solo({ stream: true });
   const pending = fx.post(body, { signal: agent.signal });
   pending.catch(() => {});
   const cancelled = await moment.reach(fx, pending, stream);
+  atTheMoment();
   agent.abort();
+  // before any response head reached it, the agent's own request fails with the abort
+  if (!moment.agentHadHeaders) await expect(pending).rejects.toThrow();
   await within(cancelled.closed, CLOSE_BOUND_MS, 'the upstream request is cancelled: its connection closes');
-  return { cancelled };
 }
 
-describe.each(MOMENTS)('an agent hanging up $name', (moment) => {
-  it('cancels the upstream request, leaves no evidence, answers nothing more, records 499', async () => {
-    fx = await startHostile({});
+describe.concurrent.each(MOMENTS)('an agent hanging up $name', (moment) => {
+  it('cancels the upstream request, leaves no evidence, answers nothing more, records 499', async ({ hostile }) => {
+    const fx = await hostile();
     await agentHangsUp(fx, moment);
     const d = await fx.t.events.nextDecision();
     expect(d).toMatchObject({ status: 499, served_by: null });
     expect(d.attempts).toHaveLength(1);
-    expect(d.attempts[0]).toMatchObject({ seat: 'a', outcome: 'aborted' });
+    expect(d.attempts[0]).toEqual({
+      seat: 'a',
+      model: 'model-a',
+      outcome: 'aborted',
+      status: d.attempts[0]!.status,
+      ms: expect.any(Number),
+    });
     expect(moment.statuses).toContain(d.attempts[0]!.status);
     expect(fx.t.events.all(isBreaker())).toEqual([]);
     expect(streakOfA(fx)).toBe(0);
     expect(fx.seatA()).toMatchObject({ credit: null, rate_limit: null });
+    expect(fx.seatA().models.every((m) => m.streak === 0 && m.breaker === null)).toBe(true);
     expect(fx.b.requests).toHaveLength(0);
+    expect(fx.t.context.counters.failovers).toBe(0);
     await expectServedAgainByA(fx);
   });
 
-  it('during a probe: the claim is released (no verdict), the cooldown is unchanged, the next request probes and clears', async () => {
-    fx = await startHostile({});
+  it('during a probe: the claim is released (no verdict), the cooldown is unchanged, the next request probes and clears', async ({
+    hostile,
+  }) => {
+    const fx = await hostile();
     use(fx, respond.status(402));
     await (await fx.post(fx.main())).text();
     await fx.t.events.nextDecision();
@@ -141,11 +157,19 @@ describe.each(MOMENTS)('an agent hanging up $name', (moment) => {
     const tripped = await fx.t.events.take(isBreaker('tripped', 'a'));
     await fx.t.events.take(isBreaker('probe_ready', 'a'));
 
-    await agentHangsUp(fx, moment);
+    // while the probe is in flight its claim shows in the breaker's state
+    await agentHangsUp(fx, moment, () => expect(fx.seatA().credit!.claimed_at).not.toBeNull());
     const d = await fx.t.events.nextDecision();
     expect(d.status).toBe(499);
-    expect(d.chain[0]).toMatchObject({ seat: 'a', state: 'probe' });
-    expect(d.attempts.map((a) => a.outcome)).toEqual(['aborted']);
+    expect(d.chain.map((c) => [c.seat, c.state])).toEqual(
+      moment.route === 'main'
+        ? [
+            ['a', 'probe'],
+            ['b', 'healthy'],
+          ]
+        : [['a', 'probe']],
+    );
+    expect(d.attempts.map((a) => [a.seat, a.outcome])).toEqual([['a', 'aborted']]);
 
     const claimed = await fx.t.events.take(isBreaker('probe_claimed', 'a'));
     const released = await fx.t.events.take(isBreaker('probe_ready', 'a'));
@@ -156,14 +180,18 @@ describe.each(MOMENTS)('an agent hanging up $name', (moment) => {
     expect(credit).toMatchObject({ claimed_at: null, failed_probes: 0, cooldown_ms: tripped.cooldown_ms });
     expect(fx.b.requests).toHaveLength(1); // only the request that tripped a failed over
 
-    await expectServedAgainByA(fx);
+    // the released claim lets the next request probe, and its success clears the seat
+    const next = await expectServedAgainByA(fx);
+    expect(next.chain[0]).toMatchObject({ seat: 'a', state: 'probe' });
     await fx.t.events.take(isBreaker('cleared', 'a'));
   });
 });
 
-describe('agents misbehaving in other places', () => {
-  it('during fail-over, while the second target works: only that request is cancelled; the first failure still counts', async () => {
-    fx = await startHostile({});
+describe.concurrent('agents misbehaving in other places', () => {
+  it('during fail-over, while the second target works: only that request is cancelled; the first failure still counts', async ({
+    hostile,
+  }) => {
+    const fx = await hostile();
     use(fx, respond.status(500));
     fx.b.setDefault(respond.hang());
     const agent = new AbortController();
@@ -185,8 +213,8 @@ describe('agents misbehaving in other places', () => {
     await expectServedAgainByA(fx);
   });
 
-  it('before its own body was complete: nothing reaches an upstream, the daemon keeps serving', async () => {
-    fx = await startHostile({});
+  it('before its own body was complete: nothing reaches an upstream, the daemon keeps serving', async ({ hostile }) => {
+    const fx = await hostile();
     const { hostname, port } = new URL(fx.t.url);
     const socket = createConnection(Number(port), hostname);
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
@@ -201,10 +229,12 @@ describe('agents misbehaving in other places', () => {
     expect(fx.a.requests).toHaveLength(1);
   });
 
-  it('an agent that stops reading for longer than idle_ms is not the upstream failing: it gets the whole stream, no evidence', async () => {
+  it('an agent that stops reading for longer than idle_ms is not the upstream failing: it gets the whole stream, no evidence', async ({
+    hostile,
+  }) => {
     const chunk = `data: ${'x'.repeat(64 * 1024)}\n\n`;
     const chunks = 200; // 13 MB: far more than the socket buffers hold, so the upstream really has to wait
-    fx = await startHostile({});
+    const fx = await hostile();
     fx.a.enqueue((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       let written = 0;

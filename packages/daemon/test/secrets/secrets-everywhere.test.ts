@@ -1,17 +1,23 @@
 import { readFile } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import OpenAI from 'openai';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LineClient } from '../control/line-client.js';
+import { closedPortUrl } from '../helpers/closed-port.js';
 import { isDecision } from '../helpers/events.js';
 import { respond, startFakeUpstream, type Behaviour, type FakeUpstream, type RecordedRequest } from '../helpers/fake-upstream.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chatBody, MESSAGES, messagesBody } from '../helpers/two-seats.js';
-import { controlLines, rawRequest } from './support.js';
+import { rawRequest } from '../helpers/raw-http.js';
+import { FAST_TIMEOUTS } from '../helpers/test-timing.js';
 
 /**
- * Secrets never appear in any output (issue 7), extended over every error
- * path of the hardening tests: hostile upstreams that echo the credential
- * they received in headers (values, `www-authenticate`, a redirect
- * `location`) and in error bodies, timeouts, broken streams, lying lengths,
- * bad input, wrong tokens — and an agent that sends a key as its model.
+ * The one sweep for "a secret never appears in any output" (seat keys and the
+ * agent token), over every error path: hostile upstreams that echo the
+ * credential they received in headers (values, `www-authenticate`, a
+ * redirect `location`) and in error bodies (passed back, relayed as the last
+ * error of an all-fail, or too large to relay), timeouts, refused
+ * connections, broken streams, lying lengths, bad input, wrong tokens, an
+ * SDK's own error object — and an agent that sends a key as its model.
  * Searched: the daemon's log lines, stdout/stderr/console, the decision log,
  * every event, every control reply, every response header and body.
  *
@@ -92,32 +98,25 @@ const echo = {
   },
 };
 
-const captured: string[] = [];
-const restore: Array<() => void> = [];
+/** Everything this process writes to stdout/stderr or the console while the sweep runs. */
+function captureOutput(): () => string {
+  const spies = [
+    vi.spyOn(process.stdout, 'write'),
+    vi.spyOn(process.stderr, 'write'),
+    ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((method) => vi.spyOn(console, method)),
+  ];
+  return () => spies.flatMap((spy) => spy.mock.calls.map((args) => (args as unknown[]).map(String).join(' '))).join('\n');
+}
+
+let captured: () => string = () => '';
 beforeEach(() => {
-  captured.length = 0;
-  for (const stream of [process.stdout, process.stderr]) {
-    const original = stream.write.bind(stream);
-    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-      captured.push(String(chunk));
-      return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof stream.write;
-    restore.push(() => (stream.write = original as typeof stream.write));
-  }
-  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    const original = console[method];
-    console[method] = (...args: unknown[]) => {
-      captured.push(args.map(String).join(' '));
-      original(...args);
-    };
-    restore.push(() => (console[method] = original));
-  }
+  captured = captureOutput();
 });
 afterEach(() => {
-  for (const r of restore.splice(0)) r();
+  vi.restoreAllMocks();
 });
 
-describe('secrets never leak, on every hardening error path', () => {
+describe('secrets never leak', () => {
   const ups: FakeUpstream[] = [];
   let t: TestDaemon | null = null;
   afterEach(async () => {
@@ -138,6 +137,8 @@ describe('secrets never leak, on every hardening error path', () => {
       s401: echo.status(401),
       sredir: echo.redirect(),
       sbig: echo.endlessErrorBody(),
+      s400: echo.status(400),
+      s402: echo.status(402),
       xant: echo.status(500),
       x402: echo.status(402),
     };
@@ -149,6 +150,23 @@ describe('secrets never leak, on every hardening error path', () => {
       seats.push({ id, provider: id.startsWith('x') ? ('anthropic' as const) : ('openai' as const), upstream: up });
       routes.push({ model: id, chain: [{ seat: id, model: `${id}-model` }] });
     }
+    // a seat nothing listens on: connection refused
+    seats.push({ id: 'sref', provider: 'openai' as const, upstream: await closedPortUrl() });
+    routes.push({ model: 'sref', chain: [{ seat: 'sref', model: 'sref-model' }] });
+    routes.push({
+      model: 'refusedthenhang',
+      chain: [
+        { seat: 'sref', model: 'sref-model' },
+        { seat: 'shang', model: 'shang-model' },
+      ],
+    });
+    routes.push({
+      model: 'authcredit',
+      chain: [
+        { seat: 's401', model: 's401-model' },
+        { seat: 's402', model: 's402-model' },
+      ],
+    });
     routes.push({
       model: 'allfail',
       chain: [
@@ -167,7 +185,7 @@ describe('secrets never leak, on every hardening error path', () => {
       seats,
       routes,
       influence: { enabled: true, cooldown_secs: 1, trip_threshold: 1 },
-      timeouts: { first_byte_ms: 1_500, idle_ms: 1_500 },
+      timeouts: FAST_TIMEOUTS,
       server: { auth_token: TOKEN, body_limit_mb: 1 },
     });
     const daemon = t;
@@ -187,12 +205,17 @@ describe('secrets never leak, on every hardening error path', () => {
     let decisions = 0;
     expect(await chat('s429')).toBe(429);
     expect(await chat('shang')).toBe(504);
+    // both no-response failures named in the daemon's own error (504: the last was a timeout), then a refusal alone (502)
+    expect(await chat('refusedthenhang')).toBe(504);
+    expect(await chat('sref')).toBe(502);
     expect(await chat('sstall', { stream: true })).toBe(200);
     expect(await chat('ssse', { stream: true })).toBe(200);
     expect(await chat('sshort')).toBe(200);
     expect(await chat('sreset', { stream: true })).toBe(200);
     expect(await chat('shtml')).toBe(200);
     expect(await chat('s401')).toBe(401);
+    expect(await chat('s400')).toBe(400);
+    expect(await chat('authcredit')).toBe(402);
     expect(await chat('allfail')).toBe(429);
     expect(await chat('sbig')).toBe(500);
     expect(await messages('xant')).toBe(500);
@@ -201,7 +224,14 @@ describe('secrets never leak, on every hardening error path', () => {
     expect(redirect.status).toBe(307);
     expect(redirect.headers.get('location')).toBeNull();
     await record(redirect);
-    decisions += 13;
+    decisions += 17;
+    // an SDK turns the passed-back error into an exception: its message and fields carry no secret either
+    const sdkError = await new OpenAI({ apiKey: TOKEN, baseURL: `${daemon.url}/v1`, maxRetries: 0 }).chat.completions
+      .create({ model: 's400', messages: [] })
+      .catch((e: unknown) => e);
+    expect(sdkError).toBeInstanceOf(OpenAI.BadRequestError);
+    seen.push(String(sdkError), JSON.stringify(sdkError));
+    decisions += 1;
 
     // bad input and refusals, some carrying a secret where it does not belong
     expect(await chat(TOKEN)).toBe(404);
@@ -226,8 +256,11 @@ describe('secrets never leak, on every hardening error path', () => {
 
     // the keys were really in play: the upstreams received them, and echoed them
     expect(credentialOf(ups[0]!.requests[0]!)).toBe(`Bearer ${daemon.keys.s429}`);
-    const control = await controlLines(daemon.daemon.socketPath, [{ cmd: 'hello' }, { cmd: 'snapshot' }, { cmd: 'status' }]);
-    expect(control).toHaveLength(3);
+    expect(ups.find((u) => u.requests.some((r) => r.headers['x-api-key'] === daemon.keys.xant))).toBeDefined();
+    const client = await LineClient.connect(daemon.daemon.socketPath);
+    const control = [await client.request('hello'), await client.request('snapshot'), await client.request('status')];
+    client.close();
+    expect(control.map((reply) => reply.ok)).toEqual([true, true, true]);
 
     await daemon.daemon.close(); // flushes the decision log; t.close() later removes the temp dir
     const decisionLog = await readFile(daemon.decisionLogPath!, 'utf8');
@@ -236,10 +269,10 @@ describe('secrets never leak, on every hardening error path', () => {
     const outputs: Record<string, string> = {
       'response headers and bodies': seen.join('\n'),
       'daemon log lines': daemon.logs.join('\n'),
-      'stdout/stderr/console': captured.join('\n'),
+      'stdout/stderr/console': captured(),
       'decision log': decisionLog,
       events: JSON.stringify(daemon.events.events),
-      'control replies': control.join('\n'),
+      'control replies': JSON.stringify(control),
     };
     const leaks: string[] = [];
     for (const [where, text] of Object.entries(outputs)) {
