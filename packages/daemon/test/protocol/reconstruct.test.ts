@@ -18,7 +18,7 @@ import {
   type Snapshot,
 } from '@routeplane/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CliChild, LISTENING, requireBuiltCli, spawnCli, tempHome } from '../hardening/cli-process.js';
+import { type CliProcess, isolatedEnv, requireBuiltCli, spawnCli, tempHome } from '../helpers/cli-process.js';
 import { LineClient } from '../control/line-client.js';
 import { respond, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.js';
 
@@ -100,14 +100,17 @@ describe('protocol v2: a snapshot plus the events after its seq is the next snap
         '',
       ].join('\n'),
     );
-    const serve: CliChild = spawnCli(['serve', '--config', config], home.dir, { K1: 'sk-one', K2: 'sk-two', K3: 'sk-three' });
+    const serve: CliProcess = spawnCli(
+      ['serve', '--config', config],
+      isolatedEnv(home.dir, { K1: 'sk-one', K2: 'sk-two', K3: 'sk-three' }),
+      home.dir,
+    );
     cleanup.push(() => serve.kill());
-    await serve.until(() => LISTENING.test(serve.stdout.split('\n')[0] ?? ''), 'the listening line');
-    const [, url, socket] = LISTENING.exec(serve.stdout.split('\n')[0]!)!;
+    const { url, socket } = await serve.listening();
 
     // The subscriber: subscribe, then snapshot, on one connection.
-    const watcher = await LineClient.connect(socket!);
-    const commands = await LineClient.connect(socket!);
+    const watcher = await LineClient.connect(socket);
+    const commands = await LineClient.connect(socket);
     cleanup.push(
       () => watcher.close(),
       () => commands.close(),

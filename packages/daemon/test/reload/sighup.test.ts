@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LineClient } from '../control/line-client.js';
-import { type CliChild, LISTENING, requireBuiltCli, spawnCli, tempHome } from '../hardening/cli-process.js';
+import { type CliProcess, isolatedEnv, requireBuiltCli, spawnCli, tempHome } from '../helpers/cli-process.js';
 import { type Behaviour, respond, startFakeUpstream } from '../helpers/fake-upstream.js';
 
 let cleanup: Array<() => Promise<unknown> | unknown> = [];
@@ -70,10 +70,13 @@ describe('reload by SIGHUP with requests in flight', () => {
       '  - { model: gpt, chain: [{ seat: a, model: m }] }',
       '  - { model: dead, chain: [{ seat: c, model: m }, { seat: b, model: m }] }',
     ]);
-    const serve: CliChild = spawnCli(['serve', '--config', file], home.dir, { KA: 'sk-a-reload', KB: 'sk-b-reload', KC: 'sk-c-reload' });
+    const serve: CliProcess = spawnCli(
+      ['serve', '--config', file],
+      isolatedEnv(home.dir, { KA: 'sk-a-reload', KB: 'sk-b-reload', KC: 'sk-c-reload' }),
+      home.dir,
+    );
     cleanup.push(() => serve.kill());
-    await serve.until(() => LISTENING.test(serve.stdout.split('\n')[0] ?? ''), 'the listening line');
-    const [, url, socket] = LISTENING.exec(serve.stdout.split('\n')[0]!)!;
+    const { url, socket } = await serve.listening();
     const post = (model: string) =>
       fetch(`${url}/v1/chat/completions`, {
         method: 'POST',
@@ -104,7 +107,7 @@ describe('reload by SIGHUP with requests in flight', () => {
     expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
     expect(new Set(answers.map((r) => r.headers.get('x-routeplane-target')))).toEqual(new Set(['a/m']));
 
-    const client = await LineClient.connect(socket!);
+    const client = await LineClient.connect(socket);
     cleanup.push(() => client.close());
     const { result: snapshot } = await client.request('snapshot');
     expect(snapshot.breakers.map((x: { key: string }) => x.key)).toEqual(['credit:c']);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { controlLines } from '../hardening/support.js';
+import { controlLines } from '../helpers/control-lines.js';
 import { respond } from '../helpers/fake-upstream.js';
 import type { TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chatBody } from '../helpers/two-seats.js';

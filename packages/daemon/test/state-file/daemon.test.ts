@@ -5,7 +5,7 @@ import { parseStateFile, type StateFile } from '@routeplane/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { respond, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
-import { controlLines } from '../hardening/support.js';
+import { controlLines } from '../helpers/control-lines.js';
 
 /**
  * `influence.state_file` in a running daemon (spec/lanes.md): changes reach

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Behaviour, respond, startFakeUpstream } from '../helpers/fake-upstream.js';
-import { requireBuiltCli, tempHome } from '../hardening/cli-process.js';
+import { requireBuiltCli, tempHome } from '../helpers/cli-process.js';
 import { loadStateFile } from '../../src/state-file/read.js';
-import { within } from '../hardening/support.js';
+import { within } from '../helpers/bounded-wait.js';
 import { type ServeConfig, type Served, serve, stateFileLines, writeConfig } from './served.js';
 
 /**

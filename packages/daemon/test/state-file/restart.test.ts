@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Breaker, parseStateFile } from '@routeplane/shared';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Behaviour, respond, startFakeUpstream } from '../helpers/fake-upstream.js';
-import { requireBuiltCli, tempHome } from '../hardening/cli-process.js';
+import { requireBuiltCli, tempHome } from '../helpers/cli-process.js';
 import { seatKey, type ServeConfig, type Served, serve, stateFileLines, stop, writeConfig } from './served.js';
 
 /**

@@ -1,13 +1,13 @@
 /**
  * `routeplane serve` as a real process over a config written for the test,
  * with the control socket at hand — the state-file tests' only use of the
- * CLI harness (hardening/cli-process.ts), kept to starting, asking and
+ * CLI harness (helpers/cli-process.ts), kept to starting, asking and
  * signalling.
  */
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { controlLines } from '../hardening/support.js';
-import { type CliChild, LISTENING, spawnCli, writeFile } from '../hardening/cli-process.js';
+import { controlLines } from '../helpers/control-lines.js';
+import { type CliProcess, isolatedEnv, spawnCli, writeLines } from '../helpers/cli-process.js';
 
 export interface ServeSeat {
   id: string;
@@ -50,11 +50,11 @@ export function writeConfig(dir: string, cfg: ServeConfig): string {
     'influence:',
     ...Object.entries(cfg.influence).map(([k, v]) => `  ${k}: ${typeof v === 'string' ? JSON.stringify(v) : v}`),
   ];
-  return writeFile(join(dir, 'routeplane.yaml'), lines);
+  return writeLines(join(dir, 'routeplane.yaml'), lines);
 }
 
 export interface Served {
-  cli: CliChild;
+  cli: CliProcess;
   url: string;
   socket: string;
   /** one control command's result (fails the test on an error reply) */
@@ -65,14 +65,11 @@ export interface Served {
 /** Starts `serve` and waits for its listening line, which must be the first line on stdout. */
 export async function serve(home: string, config: string, seats: readonly ServeSeat[]): Promise<Served> {
   const env = Object.fromEntries(seats.map((s) => [envName(s.id), seatKey(s.id)]));
-  const cli = spawnCli(['serve', '--config', config], home, env);
-  await cli.until(() => cli.stdout.includes('\n'), 'the listening line');
-  const match = LISTENING.exec(cli.stdout.split('\n')[0]!);
-  expect(match, cli.stdout).not.toBeNull();
-  const socket = match![2]!;
+  const cli = spawnCli(['serve', '--config', config], isolatedEnv(home, env), home);
+  const { url, socket } = await cli.listening();
   return {
     cli,
-    url: match![1]!,
+    url,
     socket,
     async command(cmd) {
       const [line] = await controlLines(socket, [{ cmd }]);

@@ -58,7 +58,7 @@ async function expectClampedDeadline(fx: HostileFixture, headers: Record<string,
   expect(tripped.until! - tripped.ts).toBeGreaterThan(expectedMs - 1_000);
   const seat = fx.seatA();
   expect(seat.rate_limit?.until).toBe(tripped.until);
-  expect(fx.t.context.influence.status().open).toEqual([
+  expect(fx.t.context.influence.open()).toEqual([
     { scope: 'seat_rate_limit', seat: 'a', model: null, reason: 'rate_limit', refused_count: 0, until: tripped.until },
   ]);
 

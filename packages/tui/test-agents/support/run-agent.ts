@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CliProcess } from '../../test/cli/cli-harness.js';
+import { CliProcess } from '../../../daemon/test/helpers/cli-process.js';
 import { claudeCodeBinary, codexCommand } from './agents.js';
 
 const AGENT_TIMEOUT_MS = 90_000;

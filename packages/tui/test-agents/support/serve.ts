@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { type CliProcess, isolatedEnv, spawnCli } from '../../test/cli/cli-harness.js';
+import { type CliProcess, isolatedEnv, spawnCli } from '../../../daemon/test/helpers/cli-process.js';
 
 const LISTENING = /^routeplane listening on (http:\/\/127\.0\.0\.1:\d+) \(control: (.+)\)$/m;
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCommands, completionTree, type CompletionCommand } from '../../src/completion/command-tree.js';
 import { buildProgram } from '../../src/program.js';
-import { isolatedEnv, requireBuiltCli, runCli, tempHome } from './cli-harness.js';
+import { isolatedEnv, requireBuiltCli, runCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
 
 const h = tempHome();
 afterAll(h.remove);

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '@routeplane/shared';
-import { isolatedEnv, requireBuiltCli, runCli, tempHome } from './cli-harness.js';
+import { isolatedEnv, requireBuiltCli, runCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
 
 beforeAll(requireBuiltCli);
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
-import { isolatedEnv, requireBuiltCli, runCli, tempHome } from './cli-harness.js';
+import { isolatedEnv, requireBuiltCli, runCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
 
 beforeAll(requireBuiltCli);
 

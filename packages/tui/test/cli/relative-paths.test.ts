@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome } from './cli-harness.js';
+import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
 
 beforeAll(requireBuiltCli);
 

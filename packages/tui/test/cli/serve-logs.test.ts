@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DaemonEvent } from '@routeplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, respond, startFakeUpstream } from '../../../daemon/test/helpers/fake-upstream.js';
-import { type CliProcess, isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome } from './cli-harness.js';
+import { type CliProcess, isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
 
 /**
  * `serve` and `logs -f` over one scripted sequence (spec/cli-daemon.md):

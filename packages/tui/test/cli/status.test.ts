@@ -6,7 +6,7 @@ import { formatStatus } from '../../src/output/status-view.js';
 import { message } from '../../../daemon/test/control/tripped-daemon.js';
 import { respond, startFakeUpstream, type FakeUpstream } from '../../../daemon/test/helpers/fake-upstream.js';
 import { startTestDaemon, type TestDaemon } from '../../../daemon/test/helpers/test-daemon.js';
-import { isolatedEnv, requireBuiltCli, runCli, tempHome } from './cli-harness.js';
+import { isolatedEnv, requireBuiltCli, runCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
 import { trippedDaemonPerTest } from './tripped-daemon-per-test.js';
 
 beforeAll(requireBuiltCli);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DecisionEvent } from '@routeplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { message, startDaemonWithUpstreams, type TrippedDaemon } from '../../../daemon/test/control/tripped-daemon.js';
-import { isolatedEnv, requireBuiltCli, runCli, tempHome } from './cli-harness.js';
+import { isolatedEnv, requireBuiltCli, runCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
 import { writeClientConfig } from './client-config.js';
 
 beforeAll(requireBuiltCli);
