@@ -111,17 +111,20 @@ describe('routeplane demo in tmux at 100×30', () => {
       let firstFrameAt: number | null = null;
       let trippedWithCountdown: string | null = null;
       let probeClaim: string | null = null;
+      let scene: string | null = null;
       let last = '';
       for (;;) {
         last = screen();
         const now = Date.now();
         if (firstFrameAt === null && /routeplane\s+http:\/\/127\.0\.0\.1:\d+/.test(last) && /SEATS/.test(last)) firstFrameAt = now;
         if (firstFrameAt !== null) {
-          // a seat row in the SEATS section: `seat-a   ✗ credit   probe in 7s · refused 3`
+          // a seat row in the SEATS section: `seat-a  ··▁▃⣿⣶··  ✗ credit  probe in 7s · failed again 3`
           trippedWithCountdown ??=
-            last.split('\n').find((l) => /^\s*seat-\S+\s+✗\s+\S+.*\b(probe in|ends in)\s+(\d+m)?\d+s/.test(l)) ?? null;
+            last.split('\n').find((l) => /^\s*seat-\S+\s.*✗\s+\S+.*\b(probe in|ends in|resets in)\s+(\d+m)?\d+s/.test(l)) ?? null;
           probeClaim ??= last.split('\n').find((l) => /probing/.test(l)) ?? null;
-          if (trippedWithCountdown && probeClaim) break;
+          // the story in words under the header
+          scene ??= last.split('\n').find((l) => /^scene \d+\/\d+: \S/.test(l)) ?? null;
+          if (trippedWithCountdown && probeClaim && scene) break;
           if (now - firstFrameAt > SHOW_WITHIN_MS) break;
         } else if (now - started > STARTUP_MS) {
           break;
@@ -131,6 +134,7 @@ describe('routeplane demo in tmux at 100×30', () => {
       expect(firstFrameAt, `top never drew its screen; last screen:\n${last}`).not.toBeNull();
       expect(trippedWithCountdown, `no tripped seat with a countdown within 20 s; last screen:\n${last}`).not.toBeNull();
       expect(probeClaim, `no probe claim within 20 s; last screen:\n${last}`).not.toBeNull();
+      expect(scene, `no scene line within 20 s; last screen:\n${last}`).not.toBeNull();
 
       const children = childrenOf(demoPid);
       tmux('send-keys', '-t', SESSION, 'q');

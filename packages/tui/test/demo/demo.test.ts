@@ -29,6 +29,7 @@ interface Run {
   decisions: DecisionEvent[];
   breakers: BreakerEvent[];
   outcomes: AgentOutcomeLine[];
+  scenes: { ts: number; loop: number; index: number; total: number; say: string }[];
   summary: Record<string, unknown> & { requests_sent: number; responses_received: number };
 }
 
@@ -77,6 +78,7 @@ beforeAll(
       decisions: ofType<DecisionEvent>('decision'),
       breakers: ofType<BreakerEvent>('breaker'),
       outcomes: ofType<AgentOutcomeLine>('agent_outcome'),
+      scenes: ofType<Run['scenes'][number]>('demo_scene'),
     };
   },
   (RUN_SECONDS + 60) * 1000,
@@ -94,11 +96,13 @@ describe('routeplane demo --no-top --json --duration 30 --speed 4', () => {
     expect(existsSync(run.start.tmp_dir)).toBe(false);
   });
 
-  it('trips seat-a on its first 402', () => {
+  it('trips seat-a on its first 400 "credit balance is too low", as Anthropic says it', () => {
     const trip = run.breakers.find((b) => isSeatA(b) && b.action === 'tripped');
     expect(trip).toBeDefined();
-    expect(trip!.reason).toContain('402');
-    expect(run.decisions.some((d) => attemptOn(d, 'seat-a')?.outcome === 'http_402')).toBe(true);
+    expect(trip!.signal).toMatchObject({ status: 400, type: 'invalid_request_error' });
+    expect(trip!.signal!.message).toContain('credit balance is too low');
+    const refused = run.decisions.map((d) => attemptOn(d, 'seat-a')).find((a) => a?.status === 400);
+    expect(refused).toMatchObject({ outcome: 'http_4xx', evidence: 'credit' });
   });
 
   it('fails a probe while seat-a is still out of credit, doubling the cooldown', () => {
@@ -111,11 +115,9 @@ describe('routeplane demo --no-top --json --duration 30 --speed 4', () => {
     expect(failed!.cooldown_ms).toBe(before!.cooldown_ms! * 2);
     expect(failed!.failed_probes).toBe(1);
     expect(run.breakers.some((b) => isSeatA(b) && b.action === 'probe_claimed' && b.seq < failed!.seq)).toBe(true);
-    // the request that carried the probe tried seat-a, got 402, and moved on
+    // the request that carried the probe tried seat-a, got its 400, and moved on
     expect(
-      run.decisions.some(
-        (d) => d.chain.some((c) => c.seat === 'seat-a' && c.state === 'probe') && attemptOn(d, 'seat-a')?.outcome === 'http_402',
-      ),
+      run.decisions.some((d) => d.chain.some((c) => c.seat === 'seat-a' && c.state === 'probe') && attemptOn(d, 'seat-a')?.status === 400),
     ).toBe(true);
   });
 
@@ -138,6 +140,7 @@ describe('routeplane demo --no-top --json --duration 30 --speed 4', () => {
     const trip = run.breakers.find((b) => isSeatB(b) && b.action === 'tripped');
     expect(trip, 'seat-b rate-limited').toBeDefined();
     expect(trip!.until).toBeGreaterThan(trip!.ts);
+    expect(trip!.signal).toMatchObject({ status: 429, type: 'rate_limit_error', header: expect.stringMatching(/^retry-after: /) });
     const end = run.breakers.find((b) => isSeatB(b) && b.action === 'cleared' && b.seq > trip!.seq);
     expect(end, 'the rate limit ended').toBeDefined();
     expect(end!.ts).toBeGreaterThanOrEqual(trip!.until! - 50);
@@ -152,37 +155,89 @@ describe('routeplane demo --no-top --json --duration 30 --speed 4', () => {
     expect(after!.chain.find((c) => c.seat === 'seat-b')?.state).toBe('healthy');
   });
 
-  it('trips seat-c/gpt-4o alone while its sibling seat-c/gpt-4o-mini serves', () => {
-    const trip = run.breakers.find((b) => b.scope === 'model' && b.seat === 'seat-c' && b.model === 'gpt-4o' && b.action === 'tripped');
-    expect(trip, 'gpt-4o tripped').toBeDefined();
+  it('trips seat-c/gpt-5 alone on its 500s while its sibling seat-c/gpt-5-mini serves', () => {
+    const trip = run.breakers.find((b) => b.scope === 'model' && b.seat === 'seat-c' && b.model === 'gpt-5' && b.action === 'tripped');
+    expect(trip, 'gpt-5 tripped').toBeDefined();
     expect(trip!.reason).toMatch(/3 consecutive/);
-    // no seat-wide breaker and no other model ever tripped on seat-c
-    expect(run.breakers.filter((b) => b.seat === 'seat-c' && b.action === 'tripped' && b.model !== 'gpt-4o')).toEqual([]);
-    // requests planned while gpt-4o was tripped: the sibling first and healthy, gpt-4o moved last, the sibling served
+    // no other model of seat-c ever tripped (its credit, later, is the whole seat's)
+    expect(run.breakers.filter((b) => b.seat === 'seat-c' && b.scope === 'model' && b.action === 'tripped' && b.model !== 'gpt-5')).toEqual(
+      [],
+    );
+    // requests planned while gpt-5 was tripped: the sibling first and healthy, gpt-5 moved last, the sibling served
     const served = run.decisions.filter(
       (d) =>
         d.route === 'gpt' &&
         d.status === 200 &&
-        d.served_by === 'seat-c/gpt-4o-mini' &&
-        d.chain[0]?.model === 'gpt-4o-mini' &&
+        d.served_by === 'seat-c/gpt-5-mini' &&
+        d.chain[0]?.model === 'gpt-5-mini' &&
         d.chain[0]?.state === 'healthy' &&
-        d.chain[1]?.model === 'gpt-4o' &&
+        d.chain[1]?.model === 'gpt-5' &&
         d.chain[1]?.state === 'tripped' &&
         d.chain[1]?.reason === 'model_errors',
     );
-    expect(served.length, 'gpt requests served by the sibling while gpt-4o was tripped').toBeGreaterThan(0);
-    expect(served.every((d) => d.attempts.every((a) => a.model === 'gpt-4o-mini'))).toBe(true);
+    expect(served.length, 'gpt requests served by the sibling while gpt-5 was tripped').toBeGreaterThan(0);
+    expect(served.every((d) => d.attempts.every((a) => a.model === 'gpt-5-mini'))).toBe(true);
+  });
+
+  it("trips a quota breaker on seat-b's spent 5h window, until the provider's reset, then one probe clears it", () => {
+    const isQuota = (b: BreakerEvent) => b.key === 'quota:seat-b';
+    const trip = run.breakers.find((b) => isQuota(b) && b.action === 'tripped');
+    expect(trip, 'seat-b quota tripped').toBeDefined();
+    expect(trip!.scope).toBe('seat_quota');
+    expect(trip!.signal).toMatchObject({ status: 429, type: 'rate_limit_error' });
+    expect(trip!.signal!.header).toMatch(/^anthropic-ratelimit-unified-reset: \d+$/);
+    // the reset is the provider's: the phase's end (15 scenario seconds = 3.75 s at speed 4), not a cooldown
+    expect(trip!.breaker!.reset_at).not.toBeNull();
+    const wait = trip!.breaker!.until! - trip!.ts;
+    expect(wait).toBeGreaterThan(2_000);
+    expect(wait).toBeLessThan(5_000);
+    const ready = run.breakers.find((b) => isQuota(b) && b.action === 'probe_ready' && b.seq > trip!.seq);
+    const cleared = run.breakers.find((b) => isQuota(b) && b.action === 'cleared' && b.seq > trip!.seq);
+    expect(ready, 'probe-ready once the reset passed').toBeDefined();
+    expect(cleared, 'cleared by a probe').toBeDefined();
+    expect(ready!.seq).toBeLessThan(cleared!.seq);
+  });
+
+  it('reads an OpenAI 429 insufficient_quota as out of credit, not a rate limit', () => {
+    const trip = run.breakers.find((b) => b.scope === 'seat_credit' && b.seat === 'seat-c' && b.action === 'tripped');
+    expect(trip, 'seat-c credit tripped').toBeDefined();
+    expect(trip!.signal).toMatchObject({ status: 429, type: 'insufficient_quota', code: 'insufficient_quota' });
+    // while it lasted, seat-c was held for credit, not rate-limited
+    expect(run.breakers.some((b) => b.scope === 'seat_rate_limit' && b.seat === 'seat-c')).toBe(false);
+  });
+
+  it('trips seat-b/claude-sonnet-4-5 alone on 529 overloaded_error', () => {
+    const trip = run.breakers.find(
+      (b) => b.scope === 'model' && b.seat === 'seat-b' && b.model === 'claude-sonnet-4-5' && b.action === 'tripped',
+    );
+    expect(trip, 'seat-b/claude-sonnet-4-5 tripped').toBeDefined();
+    expect(trip!.signal).toMatchObject({ status: 529, type: 'overloaded_error' });
+    const overloaded = run.decisions.flatMap((d) => d.attempts).find((a) => a.status === 529);
+    expect(overloaded).toMatchObject({ seat: 'seat-b', model: 'claude-sonnet-4-5', evidence: 'model_error' });
   });
 
   it('fails open when every target of a route is tripped', () => {
     const open = run.decisions.filter((d) => d.fail_open);
     expect(open.length).toBeGreaterThan(0);
-    const example = open.find((d) => d.route === 'sonnet' || d.route === 'haiku');
-    expect(example, 'a fail-open sonnet/haiku request').toBeDefined();
+    const example = open.find((d) => d.route === 'sonnet');
+    expect(example, 'a fail-open sonnet request').toBeDefined();
     expect(example!.chain.every((c) => c.state === 'tripped')).toBe(true);
     // configured order, as if influence were off
-    expect(example!.chain.map((c) => c.seat)).toEqual(['seat-a', 'seat-b']);
-    expect(example!.attempts[0]?.seat).toBe('seat-a');
+    expect(example!.chain.map((c) => c.seat)).toEqual(['seat-b', 'seat-a']);
+    expect(example!.attempts[0]?.seat).toBe('seat-b');
+  });
+
+  it('tells the story in scenes, never more than 10 scenario seconds apart, and says when it starts again', () => {
+    const scenes = run.scenes;
+    expect(scenes.length).toBeGreaterThanOrEqual(10);
+    expect(scenes[0]).toMatchObject({ loop: 1, index: 1 });
+    expect(scenes.map((s) => s.index).slice(0, 10)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(scenes.some((s) => s.loop === 2 && s.index === 1)).toBe(true);
+    for (let i = 1; i < scenes.length; i += 1) {
+      const apart = ((scenes[i]!.ts - scenes[i - 1]!.ts) / 1000) * SPEED;
+      // the scene poll adds at most a fifth of a real second
+      expect(apart).toBeLessThanOrEqual(10 + 0.2 * SPEED + 0.5);
+    }
   });
 
   it('gives every simulated agent request exactly one response, and each its one decision', () => {

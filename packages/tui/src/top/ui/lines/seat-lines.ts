@@ -167,7 +167,7 @@ interface SeatLayout {
 /**
  * Columns for the rows at `width`: name, sparkline, gauge, state, detail.
  * The gauge takes the widest form that still leaves the detail's first part
- * (short form) its room, degrading full → short → narrow.
+ * its room (whole, else its short form), degrading full → short → narrow.
  */
 function layout(rows: readonly SeatRow[], width: number, now: number): SeatLayout {
   const seatRowsOnly = rows.filter((r) => !r.name.startsWith('└'));
@@ -175,6 +175,7 @@ function layout(rows: readonly SeatRow[], width: number, now: number): SeatLayou
   const wordW = Math.max(...rows.map((r) => textWidth(r.word)));
   const sparkW = Math.max(0, ...rows.map((r) => r.activity?.length ?? 0));
   const modelW = Math.max(0, ...rows.filter((r) => r.name.startsWith('└')).map((r) => textWidth(r.name)));
+  const firstPart = Math.max(...rows.map((r) => textWidth(r.detail[0] ?? '')));
   const essential = Math.max(...rows.map((r) => textWidth(r.detailShort ?? r.detail[0] ?? '')));
   const windows = rows.map((r) => r.usage);
   const at = (gaugeW: number) => {
@@ -184,12 +185,16 @@ function layout(rows: readonly SeatRow[], width: number, now: number): SeatLayou
     return { leadW, detailRoom: width - 1 - leadW - 1 - 2 - wordW - GAP };
   };
   if (windows.every((w) => w === null)) return { nameW, wordW, sparkW, gauge: null, ...at(0) };
-  for (const level of GAUGE_LEVELS) {
-    const gw = gaugeWidth(windows, level, now);
-    const fits = at(gw);
-    if (fits.detailRoom >= essential || level === 'narrow') return { nameW, wordW, sparkW, gauge: { level, width: gw }, ...fits };
+  // the detail's first part whole beats a wider gauge; its short form beats the gauge only once the gauge is narrow
+  for (const need of [firstPart, essential]) {
+    for (const level of GAUGE_LEVELS) {
+      const gw = gaugeWidth(windows, level, now);
+      const fits = at(gw);
+      if (fits.detailRoom >= need) return { nameW, wordW, sparkW, gauge: { level, width: gw }, ...fits };
+    }
   }
-  throw new Error('unreachable: the narrow gauge always fits');
+  const narrow = gaugeWidth(windows, 'narrow', now);
+  return { nameW, wordW, sparkW, gauge: { level: 'narrow', width: narrow }, ...at(narrow) };
 }
 
 export function seatLines(rows: readonly SeatRow[], options: { width: number; selectedKey: string | null; now: number }): Line[] {
