@@ -54,7 +54,16 @@ function tail(chars: readonly string[], width: number): string {
   return out;
 }
 
-const SEPARATOR = /[-/._:]/;
+/**
+ * The end of a name that tells it from its siblings: a version made of short
+ * numbers (`-4-5`, `-4.5`), else its last separated part (`-20250929`, `-codex`).
+ */
+const VERSION_TAIL = /(?:[-._][0-9]{1,2})+$/;
+const LAST_PART = /[-/._:][^-/._:]+$/;
+
+function distinguishingTail(text: string): string {
+  return VERSION_TAIL.exec(text)?.[0] ?? LAST_PART.exec(text)?.[0] ?? '';
+}
 
 /**
  * Ways to cut `text` into `width` columns with `…` in the middle, best first:
@@ -73,8 +82,7 @@ export function middleCuts(text: string, width: number): string[] {
     const cut = head(chars, room - textWidth(t)) + ELLIPSIS + t;
     if (!cuts.includes(cut)) cuts.push(cut);
   };
-  const lastSep = chars.findLastIndex((ch) => SEPARATOR.test(ch));
-  const sepTail = lastSep > 0 ? textWidth(chars.slice(lastSep).join('')) : 0;
+  const sepTail = textWidth(distinguishingTail(text));
   if (sepTail > 0 && sepTail <= Math.ceil(room / 2)) add(sepTail);
   for (let t = Math.max(1, Math.floor(room / 3)); t <= room; t += 1) add(t);
   const end = truncate(text, width);

@@ -207,6 +207,11 @@ export class FakeDaemon {
     await this.listen();
   }
 
+  /** The same daemon listening again (a daemon that was not started yet appears). */
+  async resume(): Promise<void> {
+    if (!this.server) await this.listen();
+  }
+
   async close(): Promise<void> {
     await this.stop();
     rmSync(this.dir, { recursive: true, force: true });

@@ -8,14 +8,15 @@ import { clipLine, line, spread, type Line } from './line.js';
 /**
  * The header, two lines (three in the demo, with the scene in words):
  *
- *   routeplane  http://127.0.0.1:4141 · up 5m12s                    ● live
- *   influence on · 12.3 req/s · 4 fail-overs/min · background 8/min · store redis ok · 3 daemons   daemon 0.1.0 pid 9
+ *   routeplane  http://127.0.0.1:4141 · up 5m12s     store redis ok · 3 daemons  ● live
+ *   influence on · 12.3 req/s · 4 fail-overs/min · background 8/min (2 skipped)   daemon 0.1.0 pid 9
  *   scene 2/4: seat-b is rate-limited — watch "ends in"
  *
  * The connection is said in words (`waiting for the daemon at PATH…`,
  * `disconnected — retrying in 2s`), not only by colour; while disconnected the
- * daemon's pid is said to be the last one seen, not shown as if live. When
- * the second line does not fit, its least needed parts give way whole.
+ * daemon's pid is said to be the last one seen, not shown as if live. When a
+ * line does not fit, its least needed parts give way whole: the store before
+ * the connection, the daemon's version and pid before the rates.
  */
 export function connectionSegments(connection: MonitorState['connection'], now: number): Segment[] {
   switch (connection.kind) {
@@ -46,7 +47,7 @@ export function storeWords(store: StoreInfo, now: number): Segment[] {
 
 /** Parts of the second line, most needed first: when it is too long the last ones go. */
 function statusParts(state: MonitorState): Segment[][] {
-  const { influence, rates, store, now } = state;
+  const { influence, rates } = state;
   const parts: Segment[][] = [];
   if (influence) {
     const words = [seg('influence '), influence.enabled ? seg('on', 'ok') : seg('off', 'warn')];
@@ -62,8 +63,11 @@ function statusParts(state: MonitorState): Segment[][] {
     if (rates.skippedPerMin > 0) words.push(seg(` (${rates.skippedPerMin} skipped)`, 'warn'));
     parts.push(words);
   }
-  if (store) parts.push([seg('store ', 'muted'), ...storeWords(store, now)]);
   return parts;
+}
+
+function widthOf(segments: readonly Segment[]): number {
+  return textWidth(segments.map((s) => s.text).join(''));
 }
 
 function joined(parts: readonly Segment[][]): Segment[] {
@@ -87,18 +91,13 @@ export function headerLines(state: MonitorState, width: number, scene: string | 
       ? [seg(`daemon ${daemon.version} pid ${daemon.pid}`, 'muted')]
       : [seg(`last seen pid ${daemon.pid}`, 'muted')]
     : [];
+  const connectionWords = connectionSegments(connection, now);
+  const store = state.store && connection.kind === 'live' ? [seg('store ', 'muted'), ...storeWords(state.store, now), seg('  ')] : [];
+  const right = widthOf(first) + widthOf(store) + widthOf(connectionWords) < width ? [...store, ...connectionWords] : connectionWords;
   const parts = statusParts(state);
-  const room = width - textWidth(identity.map((s) => s.text).join('')) - 1;
-  while (
-    parts.length > 1 &&
-    textWidth(
-      joined(parts)
-        .map((s) => s.text)
-        .join(''),
-    ) > room
-  )
-    parts.pop();
-  const lines = [spread(first, connectionSegments(connection, now), width), spread(joined(parts), identity, width)];
+  const shownIdentity = widthOf(joined(parts)) + widthOf(identity) < width ? identity : [];
+  while (parts.length > 1 && widthOf(joined(parts)) + widthOf(shownIdentity) >= width) parts.pop();
+  const lines = [spread(first, right, width), spread(joined(parts), shownIdentity, width)];
   if (scene !== null) lines.push(clipLine(line([seg(scene, 'info')]), width));
   return lines;
 }
