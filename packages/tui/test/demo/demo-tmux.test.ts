@@ -121,7 +121,8 @@ describe('routeplane demo in tmux at 100×30', () => {
           // a seat row in the SEATS section: `seat-a  ··▁▃⣿⣶··  ✗ credit  probe in 7s · failed again 3`
           trippedWithCountdown ??=
             last.split('\n').find((l) => /^\s*seat-\S+\s.*✗\s+\S+.*\b(probe in|ends in|resets in)\s+(\d+m)?\d+s/.test(l)) ?? null;
-          probeClaim ??= last.split('\n').find((l) => /probing/.test(l)) ?? null;
+          // a probe in flight (`probing`), or the decision it made (`seat-a probe 400 → …`): a fast refusal is on screen only briefly
+          probeClaim ??= last.split('\n').find((l) => /probing| probe (\d{3}|ok)\b/.test(l)) ?? null;
           // the story in words under the header
           scene ??= last.split('\n').find((l) => /^scene \d+\/\d+: \S/.test(l)) ?? null;
           if (trippedWithCountdown && probeClaim && scene) break;

@@ -1,7 +1,7 @@
 import type { DecisionEvent } from '@routeplane/shared';
 import { explainDecision } from '../../../output/explain-decision.js';
 import { seg } from '../../../output/segment.js';
-import { clipLine, line, titleLine } from '../lines/line.js';
+import { line, titleLine, wrapLine } from '../lines/line.js';
 import { Lines } from './Lines.js';
 
 /** Enter on a decision: what `routeplane why` prints for it, scrolled with ↑↓; Esc or q closes it. */
@@ -25,9 +25,12 @@ export function ExplainOverlay({
   return <Lines lines={[title, ...shown]} height={height} />;
 }
 
+/** Read whole, not cut: a long line goes on under itself, past the labels. */
 export function explainLines(decision: DecisionEvent, width: number) {
-  return explainDecision(decision).map((segments) => clipLine(line([seg(' '), ...segments]), width));
+  return explainDecision(decision).flatMap((segments) => wrapLine(line([seg(' '), ...segments]), width, WRAP_INDENT));
 }
+
+const WRAP_INDENT = 11;
 
 export function explainScrollMax(decision: DecisionEvent, width: number, height: number): number {
   return Math.max(0, explainLines(decision, width).length - Math.max(1, height - 1));
