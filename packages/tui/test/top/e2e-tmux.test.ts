@@ -209,3 +209,13 @@ test('q quits, restores the screen and gives the shell prompt back (exit 0)', as
   screen().type('echo "top exited $?"', true);
   await screen().waitFor('top exited 0');
 });
+
+test('on a dumb terminal, top prints the plain snapshot and exits 0', async () => {
+  screen().type(`clear; TERM=dumb node ${CLI} top --socket ${setup.socketPath}; echo "dumb exited $?"`, true);
+  const printed = await screen().waitFor('dumb exited 0');
+  expect(printed).toContain('CHAINS (order a request tries now)');
+  // the restarted daemon starts with no breakers (they live in its memory)
+  expect(printed).toMatch(/^ sonnet +● healthy +max-a\/claude-sonnet-4-5$/m);
+  expect(printed).toContain('SEATS (breakers and usage)');
+  expect(printed).not.toContain('● live');
+});

@@ -98,7 +98,6 @@ export async function startSimulatedSeat(opts: SimulatedSeatOptions): Promise<Si
       if (!(await pause(opts.clock.realMs(random.between(opts.pacing.error_secs)), gone))) return null;
       return refuseFor(res, behaviour);
     }
-    const usage = usageNow();
 
     const meta: ReplyMeta = {
       id: wire.family === 'anthropic' ? `msg_demo_${randomBytes(9).toString('hex')}` : `chatcmpl-demo${randomBytes(9).toString('hex')}`,
@@ -112,7 +111,8 @@ export async function startSimulatedSeat(opts: SimulatedSeatOptions): Promise<Si
 
     if (body.stream !== true) {
       if (!(await pause(firstMs + tokenMs * tokens.length, gone))) return null;
-      res.writeHead(200, { 'content-type': 'application/json', ...requestIdHeader(wire, meta), ...usage });
+      // the window as it is when the answer goes out: an answer that was slow to come must not report an older one
+      res.writeHead(200, { 'content-type': 'application/json', ...requestIdHeader(wire, meta), ...usageNow() });
       res.end(wire.json(meta, tokens));
       return 200;
     }
@@ -122,7 +122,7 @@ export async function startSimulatedSeat(opts: SimulatedSeatOptions): Promise<Si
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       ...requestIdHeader(wire, meta),
-      ...usage,
+      ...usageNow(),
     });
     res.write(wire.streamHead(meta));
     const perFrame = Math.max(1, Math.ceil(MIN_FRAME_MS / Math.max(tokenMs, 0.001)));
