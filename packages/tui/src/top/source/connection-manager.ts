@@ -88,7 +88,7 @@ export class ConnectionManager implements MonitorActions {
     this.store = options.store;
     this.initialBackoffMs = options.initialBackoffMs ?? 500;
     this.maxBackoffMs = options.maxBackoffMs ?? 2000;
-    this.usageRefreshMs = options.usageRefreshMs ?? 3000;
+    this.usageRefreshMs = options.usageRefreshMs ?? 2000;
     this.waitFor = options.waitFor ?? null;
     this.clock = options.clock ?? Date.now;
     this.backoffMs = this.initialBackoffMs;

@@ -1,7 +1,7 @@
 import { seg, type Segment } from '../../../output/segment.js';
 import { fit, textWidth } from '../../../output/text.js';
 import { KEYMAP, MODE_TITLES, type KeyBinding, type Mode } from '../keymap.js';
-import { clipLine, line, type Line } from './line.js';
+import { clipLine, line, type Line, wrapLine } from './line.js';
 import { SPARK_LEGEND } from './sparkline.js';
 import { STATE_GLYPH } from './state-words.js';
 
@@ -33,15 +33,20 @@ export function helpLines(width: number, keymap: readonly KeyBinding[] = KEYMAP)
   const modeW = Math.max(...labels.map(textWidth), 'Glyphs'.length);
   const keyW = Math.max(...keymap.map((b) => textWidth(b.keyLabel)));
   const wordW = Math.max(...WORDS.map(([w]) => textWidth(w)));
-  const row = (head: string, key: string, rest: Segment[], w = keyW) =>
-    clipLine(line([seg(' '), seg(fit(head, modeW), 'title'), seg('  '), seg(fit(key, w), 'key'), seg('  '), ...rest]), width);
+  // a long meaning goes on under itself rather than being cut
+  const row = (head: string, key: string, rest: Segment[], w = keyW): Line[] =>
+    wrapLine(
+      line([seg(' '), seg(fit(head, modeW), 'title'), seg('  '), seg(fit(key, w), 'key'), seg('  '), ...rest]),
+      width,
+      1 + modeW + 2 + w + 2,
+    );
   const lines: Line[] = [];
   for (const mode of MODE_ORDER) {
     const groups = mode === 'main' ? ([undefined, 'upper', 'log'] as const) : ([undefined] as const);
     for (const focus of groups) {
       const title = focus === 'log' ? `${MODE_TITLES[mode]} (log)` : focus === 'upper' ? `${MODE_TITLES[mode]} (panes)` : MODE_TITLES[mode];
       const bindings = keymap.filter((b) => b.mode === mode && b.focus === focus);
-      for (const [i, binding] of bindings.entries()) lines.push(row(i === 0 ? title : '', binding.keyLabel, [seg(binding.label)]));
+      for (const [i, binding] of bindings.entries()) lines.push(...row(i === 0 ? title : '', binding.keyLabel, [seg(binding.label)]));
     }
   }
   lines.push(
@@ -62,9 +67,9 @@ export function helpLines(width: number, keymap: readonly KeyBinding[] = KEYMAP)
       ]),
       width,
     ),
-    row('', SPARK_LEGEND.ok, [seg('attempts per 5 s over the last 2 minutes, all answered')]),
-    row('', SPARK_LEGEND.failed, [seg('a 5 s bucket in which attempts failed')]),
+    ...row('', SPARK_LEGEND.ok, [seg('attempts per 5 s over the last 2 minutes, all answered')]),
+    ...row('', SPARK_LEGEND.failed, [seg('a 5 s bucket in which attempts failed')]),
   );
-  for (const [i, [word, meaning]] of WORDS.entries()) lines.push(row(i === 0 ? 'Words' : '', word, [seg(meaning)], wordW));
+  for (const [i, [word, meaning]] of WORDS.entries()) lines.push(...row(i === 0 ? 'Words' : '', word, [seg(meaning)], wordW));
   return lines;
 }
