@@ -2,7 +2,7 @@
 // rendered by Ink into a fake terminal, its store fed a recorded stream of
 // decision events at BENCH_EVENTS_PER_SEC for BENCH_SECONDS. Reports frames
 // written (renders/s), store updates/s, CPU % of one core and heap after GC.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -57,11 +57,12 @@ const recorded = readFileSync(join(dir, 'decisions.ndjson'), 'utf8')
 if (recorded.length === 0) throw new Error('no recorded events (decision log is empty)');
 const hello = JSON.parse(readFileSync(join(dir, 'hello.json'), 'utf8'));
 const snapshot = JSON.parse(readFileSync(join(dir, 'snapshot.json'), 'utf8'));
+const recent = existsSync(join(dir, 'recent.json')) ? JSON.parse(readFileSync(join(dir, 'recent.json'), 'utf8')) : [];
 
 const store = new MonitorStore();
 let storeUpdates = 0;
 store.subscribe(() => (storeUpdates += 1));
-const actions = { reset: async () => ({ ok: true, cleared: 0 }) };
+const actions = { reset: async () => ({ ok: true, cleared: 0 }), probe: async () => ({ ok: true, madeReady: 0 }) };
 const instance = render(React.createElement(App, { store, actions, theme: createTheme({ colour: true }) }), {
   stdout,
   stdin,
@@ -74,6 +75,8 @@ const instance = render(React.createElement(App, { store, actions, theme: create
 store.setDaemon(hello);
 store.setConnection({ kind: 'live', since: Date.now() });
 store.push({ kind: 'snapshot', snapshot });
+// as `top` attaches: the daemon's recent decisions fill the log first
+store.push({ kind: 'backfill', decisions: recent });
 store.start();
 
 // Feed by the clock, not by timer ticks: whatever is due is pushed, parsed as a client would.

@@ -7,6 +7,7 @@ import { humanPrinter, jsonPrinter, type DemoPrinter } from './log/printer.js';
 import { DEFAULT_SCENARIO_FILE, formatScenarioIssue, loadScenario } from './scenario/load.js';
 import { DemoSession } from './session.js';
 import { StopController, type StopReason } from './stop.js';
+import { type SceneNow, sceneAt, sceneWords } from './scenario/scenes.js';
 import { attachTop } from './top.js';
 
 export interface DemoOptions {
@@ -72,6 +73,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
 
   let exitCode = 0;
   let feed: DemoFeed | null = null;
+  let stopScenes = () => {};
   try {
     feed = await DemoFeed.connect(
       session.daemon.socketPath,
@@ -90,9 +92,17 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
       time: { startedAt: session.startedAt, speed: opts.speed },
     });
     session.swarm.start();
-    const top = useTop ? attachTop(session.daemon.socketPath, stop) : null;
+    const sceneNow = () => sceneAt(scenario, session.clock.seconds());
+    stopScenes = followScenes(sceneNow, (scene) => printer.scene(scene, Date.now()));
+    const top = useTop
+      ? attachTop(session.daemon.socketPath, stop, () => {
+          const scene = sceneNow();
+          return scene ? sceneWords(scene) : null;
+        })
+      : null;
 
     const reason = await stop.reason;
+    stopScenes();
     exitCode = (await top?.done) ?? 0;
     stop.whenImpatient(() => session.swarm.cut());
     if (session.swarm.inFlight > 0)
@@ -108,6 +118,7 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     exitCode = 1;
     await session.swarm.stop(0);
   } finally {
+    stopScenes();
     // Loading top opens stdin (Ink's `import process` reads every getter); if top
     // failed before Ink took stdin over, that handle alone would keep us running.
     if (useTop) process.stdin.unref();
@@ -117,6 +128,23 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     process.stdout.removeListener('error', onOutputClosed);
   }
   return exitCode;
+}
+
+/** How often the story's scene is looked at, for the log to say when it changes. */
+const SCENE_POLL_MS = 200;
+
+/** Calls `onChange` with each new scene (or replay) as the story moves on; returns how to stop. */
+function followScenes(sceneNow: () => SceneNow | null, onChange: (scene: SceneNow) => void): () => void {
+  let last: string | null = null;
+  const look = () => {
+    const scene = sceneNow();
+    const id = scene ? `${scene.loop}:${scene.index}` : null;
+    if (scene && id !== last) onChange(scene);
+    last = id;
+  };
+  look();
+  const timer = setInterval(look, SCENE_POLL_MS);
+  return () => clearInterval(timer);
 }
 
 /** null → the default; a bare name → a built-in scenario of that name; else a path. */

@@ -17,8 +17,9 @@ export async function runInteractive(options: {
   manager: ConnectionManager;
   theme: Theme;
   signal?: AbortSignal | undefined;
+  scene?: ((now: number) => string | null) | undefined;
 }): Promise<number> {
-  const { store, manager, theme, signal } = options;
+  const { store, manager, theme, signal, scene } = options;
   const stdout = process.stdout;
   let restored = false;
   const restore = () => {
@@ -30,7 +31,7 @@ export async function runInteractive(options: {
   process.once('exit', restore);
   stdout.write(ENTER_ALT_SCREEN);
   store.start();
-  const instance = render(<App store={store} actions={manager} theme={theme} />, { maxFps: 20, exitOnCtrlC: true });
+  const instance = render(<App store={store} actions={manager} theme={theme} scene={scene} />, { maxFps: 20, exitOnCtrlC: true });
   const quit = () => instance.unmount();
   process.once('SIGTERM', quit);
   process.once('SIGHUP', quit);

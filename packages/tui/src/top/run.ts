@@ -6,25 +6,35 @@ import { MonitorStore } from './store/monitor-store.js';
 import { themeFromEnv } from './ui/theme.js';
 
 /**
- * `routeplane top`. On a terminal: the live monitor until `q` (exit 0).
- * Not on a terminal (piped, redirected, CI): one snapshot, plain text or
- * with `--json` the snapshot JSON on one line, and exit 0. No daemon: one
- * line naming the socket path, exit 1.
+ * `routeplane top`. On a terminal: the live monitor until `q` (exit 0); when
+ * no daemon is there yet it waits for one (`waiting for the daemon at PATH…`)
+ * and connects when it appears. Not on a terminal (piped, redirected, CI) or
+ * on a dumb one (`TERM=dumb`): one snapshot, plain text or with `--json` the
+ * snapshot JSON on one line, and exit 0; there, no daemon is one line naming
+ * the socket path, exit 1.
  */
 export interface TopOptions {
   socketPath: string;
   json: boolean;
   /** aborting closes the monitor as `q` would (the demo stops it this way) */
   signal?: AbortSignal;
+  /** the demo's scene in words at a time, shown under the header */
+  scene?: (now: number) => string | null;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A terminal that cannot place the cursor cannot show a live screen. */
+export function isInteractive(stdout: { isTTY?: boolean }, stdin: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  return Boolean(stdout.isTTY && stdin.isTTY) && env.TERM !== 'dumb';
 }
 
 export async function runTop(opts: TopOptions): Promise<number> {
   const connect: ConnectMonitorClient = () => connectControl(opts.socketPath);
-  const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !opts.json;
+  const interactive = isInteractive(process.stdout, process.stdin, opts.env ?? process.env) && !opts.json;
   if (!interactive) return printOnce(connect, opts);
 
   const store = new MonitorStore();
-  const manager = new ConnectionManager({ connect, store });
+  const manager = new ConnectionManager({ connect, store, waitFor: { path: opts.socketPath } });
   const started = await manager.start();
   if (!started.ok) {
     manager.stop();
@@ -36,7 +46,7 @@ export async function runTop(opts: TopOptions): Promise<number> {
   renderLiveEvenWhenCiIsSet();
   try {
     const { runInteractive } = await import('./app-session.js');
-    return await runInteractive({ store, manager, theme: themeFromEnv(), signal: opts.signal });
+    return await runInteractive({ store, manager, theme: themeFromEnv(), signal: opts.signal, scene: opts.scene });
   } finally {
     // Also on a failed import or render: a live reconnect timer would keep the process up forever.
     manager.stop();

@@ -2,14 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { CLI_PATH, requireBuiltCli } from '../../../daemon/test/helpers/cli-process.js';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
 
 // Acceptance 2 of issue 5: a newcomer runs `routeplane demo` in a 100×30
 // terminal. Within 20 s of the monitor appearing it shows a tripped seat with
 // a countdown and a probe being claimed; `q` ends the demo and nothing of it
 // is left running. Needs tmux and `pnpm build`.
 
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const TMUX_SOCKET = `routeplane-demo-test-${process.pid}`;
 const SESSION = 'demo';
 /** the acceptance window, counted from the first frame of top */
@@ -70,7 +72,7 @@ describe('routeplane demo in tmux at 100×30', () => {
   it(
     'shows a tripped seat with a countdown and a probe claim within 20 s, and q leaves nothing running',
     async () => {
-      requireBuiltCli();
+      if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` before this test`);
       try {
         execFileSync('tmux', ['-V']);
       } catch {
@@ -78,7 +80,7 @@ describe('routeplane demo in tmux at 100×30', () => {
       }
 
       // `exec` keeps the shell's PID, so the file holds the demo's own PID.
-      const command = `echo $$ > '${pidFile}'; exec '${process.execPath}' '${CLI_PATH}' demo`;
+      const command = `echo $$ > '${pidFile}'; exec '${process.execPath}' '${CLI}' demo`;
       tmux(
         'new-session',
         '-d',
@@ -100,52 +102,46 @@ describe('routeplane demo in tmux at 100×30', () => {
       );
 
       const started = Date.now();
-      demoPid = await vi.waitFor(
-        () => {
-          const pid = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() : '';
-          if (pid === '') throw new Error('the demo never started');
-          return Number(pid);
-        },
-        { timeout: STARTUP_MS, interval: 100 },
-      );
+      while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') {
+        if (Date.now() - started > STARTUP_MS) throw new Error('the demo never started');
+        await sleep(100);
+      }
+      demoPid = Number(readFileSync(pidFile, 'utf8').trim());
 
-      const TOP_DRAWN = /routeplane\s+http:\/\/127\.0\.0\.1:\d+/;
-      let last = '';
-      const firstFrameAt = await vi.waitFor(
-        () => {
-          last = screen();
-          if (!TOP_DRAWN.test(last) || !/SEATS/.test(last)) throw new Error(`top never drew its screen; last screen:\n${last}`);
-          return Date.now();
-        },
-        { timeout: Math.max(1, STARTUP_MS - (Date.now() - started)), interval: 150 },
-      );
-
-      // Both must show within the window; each is remembered once seen, as a probe claim may show only briefly.
+      let firstFrameAt: number | null = null;
       let trippedWithCountdown: string | null = null;
       let probeClaim: string | null = null;
-      await vi.waitFor(
-        () => {
-          last = screen();
-          const lines = last.split('\n');
-          // a seat row in the SEATS section: `seat-a   ✗ credit   probe in 7s · refused 3`
-          trippedWithCountdown ??= lines.find((l) => /^\s*seat-\S+\s+✗\s+\S+.*\b(probe in|ends in)\s+(\d+m)?\d+s/.test(l)) ?? null;
-          probeClaim ??= lines.find((l) => /probing/.test(l)) ?? null;
-          expect(trippedWithCountdown, `no tripped seat with a countdown within 20 s; last screen:\n${last}`).not.toBeNull();
-          expect(probeClaim, `no probe claim within 20 s; last screen:\n${last}`).not.toBeNull();
-        },
-        { timeout: Math.max(1, SHOW_WITHIN_MS - (Date.now() - firstFrameAt)), interval: 150 },
-      );
+      let scene: string | null = null;
+      let last = '';
+      for (;;) {
+        last = screen();
+        const now = Date.now();
+        if (firstFrameAt === null && /routeplane\s+http:\/\/127\.0\.0\.1:\d+/.test(last) && /SEATS/.test(last)) firstFrameAt = now;
+        if (firstFrameAt !== null) {
+          // a seat row in the SEATS section: `seat-a  ··▁▃⣿⣶··  ✗ credit  probe in 7s · failed again 3`
+          trippedWithCountdown ??=
+            last.split('\n').find((l) => /^\s*seat-\S+\s.*✗\s+\S+.*\b(probe in|ends in|resets in)\s+(\d+m)?\d+s/.test(l)) ?? null;
+          // a probe in flight (`probing`), or the decision it made (`seat-a probe 400 → …`): a fast refusal is on screen only briefly
+          probeClaim ??= last.split('\n').find((l) => /probing| probe (\d{3}|ok)\b/.test(l)) ?? null;
+          // the story in words under the header
+          scene ??= last.split('\n').find((l) => /^scene \d+\/\d+: \S/.test(l)) ?? null;
+          if (trippedWithCountdown && probeClaim && scene) break;
+          if (now - firstFrameAt > SHOW_WITHIN_MS) break;
+        } else if (now - started > STARTUP_MS) {
+          break;
+        }
+        await sleep(150);
+      }
+      expect(firstFrameAt, `top never drew its screen; last screen:\n${last}`).not.toBeNull();
+      expect(trippedWithCountdown, `no tripped seat with a countdown within 20 s; last screen:\n${last}`).not.toBeNull();
+      expect(probeClaim, `no probe claim within 20 s; last screen:\n${last}`).not.toBeNull();
+      expect(scene, `no scene line within 20 s; last screen:\n${last}`).not.toBeNull();
 
       const children = childrenOf(demoPid);
       tmux('send-keys', '-t', SESSION, 'q');
-      const pid = demoPid;
-      await expect
-        .poll(() => alive(pid), {
-          timeout: EXIT_WITHIN_MS,
-          interval: 100,
-          message: `demo (pid ${pid}) still running ${EXIT_WITHIN_MS} ms after q`,
-        })
-        .toBe(false);
+      const quitAt = Date.now();
+      while (alive(demoPid) && Date.now() - quitAt < EXIT_WITHIN_MS) await sleep(100);
+      expect(alive(demoPid), `demo (pid ${demoPid}) still running ${EXIT_WITHIN_MS} ms after q; screen:\n${screen()}`).toBe(false);
       for (const child of children) expect(alive(child), `child ${child} of the demo still running`).toBe(false);
 
       // Back on the normal screen: the banner named the temp dir; it is gone, socket and all.

@@ -1,7 +1,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import type { BreakerEvent, DecisionEvent } from '@routeplane/shared';
-import { breakerLine, decisionLine, storyClock, storySpan, summaryLine } from '../../src/demo/log/format.js';
+import { breakerLine, decisionLine, sceneLine, storyClock, storySpan, summaryLine } from '../../src/demo/log/format.js';
 import { countEvent, emptyTally } from '../../src/demo/log/tally.js';
 
 const plain = new Chalk({ level: 0 });
@@ -107,6 +107,29 @@ describe('demo log lines', () => {
     ).toMatch(/◆ cleared +model +seat-c\/gpt-4o +\(probe succeeded\)$/);
     // a claim repeats no cooldown
     expect(breakerLine(breaker({ action: 'probe_claimed', reason: 'probe claimed' }), time, plain)).not.toMatch(/cooldown/);
+  });
+
+  it("writes a quota's wait as the provider's reset, and what the provider said", () => {
+    const quota = breaker({
+      scope: 'seat_quota',
+      seat: 'seat-b',
+      key: 'quota:seat-b',
+      cooldown_ms: null,
+      until: START + 2_500 + 3_750,
+      reason: 'http_429',
+      signal: { status: 429, type: 'rate_limit_error', code: null, header: 'anthropic-ratelimit-unified-reset: 1700000006', message: null },
+    });
+    expect(breakerLine(quota, time, plain)).toMatch(
+      /◆ tripped +seat_quota +seat-b +resets in 15s {2}\(http_429\) {2}429 rate_limit_error$/,
+    );
+  });
+
+  it('writes a new scene of the story, and a replay', () => {
+    const scene = { index: 3, total: 10, loop: 1, say: 'seat-b is rate-limited', sinceLoopStart: 10 };
+    expect(sceneLine(scene, START + 2_500, time, plain)).toBe('0:10.0  ▶ scene 3/10: seat-b is rate-limited');
+    expect(sceneLine({ ...scene, index: 1, loop: 2, sinceLoopStart: 0 }, START + 15_000, time, plain)).toBe(
+      '1:00.0  ▶ the story starts again (loop 2) · scene 1/10: seat-b is rate-limited',
+    );
   });
 
   it('writes v2 breaker events: a provider breaker by its path, a refused count from the breaker it carries', () => {

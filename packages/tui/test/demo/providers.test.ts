@@ -20,17 +20,26 @@ seats:
   - id: seat-a
     provider: anthropic
     models: [claude-sonnet-4-5, claude-haiku-4-5]
+    usage:
+      window: 5h
+      points: [[0, 0.5], [60, 1.01]]
+      resets_at: 70
     timeline:
       - { phase: credit_out, from: 10, to: 20 }
       - { phase: rate_limited, from: 30, to: 36 }
       - { phase: server_error, model: claude-haiku-4-5, from: 40, to: 50, status: 529 }
+      - { phase: quota_out, from: 60, to: 70 }
   - id: seat-c
     provider: openai
-    models: [gpt-4o, gpt-4o-mini]
+    models: [gpt-5, gpt-5-mini]
+    usage:
+      points: [[0, 0.2]]
+      resets_at: 100
     timeline:
       - { phase: credit_out, from: 10, to: 20 }
       - { phase: rate_limited, from: 30, to: 36 }
-      - { phase: server_error, model: gpt-4o, from: 40, to: 50 }
+      - { phase: server_error, model: gpt-5, from: 40, to: 50 }
+      - { phase: quota_out, from: 60, to: 70 }
 routes:
   - model: sonnet
     chain: [seat-a/claude-sonnet-4-5]
@@ -122,12 +131,20 @@ describe('simulated Anthropic seat', () => {
     expect(msg.usage.output_tokens).toBe(2);
   });
 
-  it('answers 402 billing_error while out of credit, for every model', async () => {
+  it('answers 400 "credit balance is too low" while out of credit, for every model, as Anthropic does', async () => {
     at(12);
     for (const model of ['claude-sonnet-4-5', 'claude-haiku-4-5']) {
       const { status, error } = await rejection(anthropic().messages.create({ model, max_tokens: 10, messages: question }));
-      expect(status).toBe(402);
-      expect(error).toMatchObject({ type: 'error', error: { type: 'billing_error' } });
+      expect(status).toBe(400);
+      expect(error).toMatchObject({
+        type: 'error',
+        error: {
+          type: 'invalid_request_error',
+          message:
+            'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+        },
+        request_id: expect.stringMatching(/^req_/),
+      });
     }
     at(20);
     await expect(anthropic().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: question })).resolves.toBeTruthy();
@@ -153,6 +170,32 @@ describe('simulated Anthropic seat', () => {
     expect(status).toBe(529);
     expect(error).toMatchObject({ error: { type: 'overloaded_error' } });
     await expect(anthropic().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: question })).resolves.toBeTruthy();
+  });
+
+  it('sends the unified usage headers on every answer, and a spent window as 429 rejected with its reset', async () => {
+    at(27);
+    const { response } = await anthropic()
+      .messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: question })
+      .withResponse();
+    // 0.5 at 0 → 1.01 at 60, linear: 0.7295 at 27
+    expect(response.headers.get('anthropic-ratelimit-unified-5h-utilization')).toBe('0.73');
+    expect(response.headers.get('anthropic-ratelimit-unified-5h-status')).toBe('allowed');
+    const reset = Number(response.headers.get('anthropic-ratelimit-unified-5h-reset'));
+    // the window resets at scenario second 70: 43 seconds after now
+    expect(reset - Date.now() / 1000).toBeGreaterThan(41);
+    expect(reset - Date.now() / 1000).toBeLessThan(45);
+    at(62);
+    const spent = await rejection(anthropic().messages.create({ model: 'claude-haiku-4-5', max_tokens: 10, messages: question }));
+    expect(spent.status).toBe(429);
+    expect(spent.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    expect(spent.headers.get('anthropic-ratelimit-unified-status')).toBe('rejected');
+    expect(spent.headers.get('anthropic-ratelimit-unified-representative-claim')).toBe('five_hour');
+    expect(spent.headers.get('anthropic-ratelimit-unified-5h-utilization')).toBe('1.01');
+    expect(spent.headers.get('retry-after')).toBeNull();
+    // the reset is the phase's end, 8 scenario seconds away, in epoch seconds
+    const left = Number(spent.headers.get('anthropic-ratelimit-unified-reset')) - Date.now() / 1000;
+    expect(left).toBeGreaterThan(6);
+    expect(left).toBeLessThan(10);
   });
 
   it('refuses a wrong key with 401 without echoing it', async () => {
@@ -189,9 +232,9 @@ describe('simulated OpenAI seat', () => {
 
   it('answers a chat completion as JSON', async () => {
     at(1);
-    const done = await openai().chat.completions.create({ model: 'gpt-4o', messages: question });
+    const done = await openai().chat.completions.create({ model: 'gpt-5', messages: question });
     expect(done.object).toBe('chat.completion');
-    expect(done.model).toBe('gpt-4o');
+    expect(done.model).toBe('gpt-5');
     expect(done.choices[0]?.finish_reason).toBe('stop');
     expect(done.choices[0]?.message.content?.trim().split(/\s+/).length).toBe(done.usage?.completion_tokens);
   });
@@ -199,7 +242,7 @@ describe('simulated OpenAI seat', () => {
   it('streams data: chunks ending in [DONE], with usage when asked', async () => {
     at(2);
     const stream = await openai().chat.completions.create({
-      model: 'gpt-4o-mini',
+      model: 'gpt-5-mini',
       messages: question,
       stream: true,
       stream_options: { include_usage: true },
@@ -216,35 +259,57 @@ describe('simulated OpenAI seat', () => {
     expect(text.trim().split(/\s+/).length).toBe(usage);
   });
 
-  it('answers 402 insufficient_quota, then 429 with retry-after and retry-after-ms', async () => {
+  it('answers 429 insufficient_quota out of credit, then 429 rate_limit_exceeded with retry-after and retry-after-ms', async () => {
     at(15);
-    const credit = await rejection(openai().chat.completions.create({ model: 'gpt-4o', messages: question }));
-    expect(credit.status).toBe(402);
-    expect(credit.error).toMatchObject({ code: 'insufficient_quota' });
+    const credit = await rejection(openai().chat.completions.create({ model: 'gpt-5', messages: question }));
+    expect(credit.status).toBe(429);
+    expect(credit.error).toEqual({
+      message:
+        'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+      type: 'insufficient_quota',
+      param: null,
+      code: 'insufficient_quota',
+    });
     at(33.5);
-    const limited = await rejection(openai().chat.completions.create({ model: 'gpt-4o-mini', messages: question }));
+    const limited = await rejection(openai().chat.completions.create({ model: 'gpt-5-mini', messages: question }));
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('2.5');
     expect(limited.headers.get('retry-after-ms')).toBe('2500');
+    expect(limited.error).toMatchObject({ code: 'rate_limit_exceeded' });
   });
 
-  it('throws 500 for gpt-4o only', async () => {
+  it('reports its request window on every answer, and a spent subscription as Codex does', async () => {
+    at(5);
+    const { response } = await openai().chat.completions.create({ model: 'gpt-5', messages: question }).withResponse();
+    expect(response.headers.get('x-ratelimit-limit-requests')).toBe('5000');
+    expect(response.headers.get('x-ratelimit-remaining-requests')).toBe('4000');
+    expect(response.headers.get('x-ratelimit-reset-requests')).toBe('1m35s');
+    at(65);
+    const spent = await rejection(openai().chat.completions.create({ model: 'gpt-5-mini', messages: question }));
+    expect(spent.status).toBe(429);
+    expect(spent.error).toMatchObject({ type: 'usage_limit_reached', resets_in_seconds: 5 });
+    const resetsAt = (spent.error as { resets_at: number }).resets_at;
+    expect(resetsAt - Date.now() / 1000).toBeGreaterThan(3);
+    expect(resetsAt - Date.now() / 1000).toBeLessThan(7);
+  });
+
+  it('throws 500 for gpt-5 only', async () => {
     at(45);
-    const { status } = await rejection(openai().chat.completions.create({ model: 'gpt-4o', messages: question }));
+    const { status } = await rejection(openai().chat.completions.create({ model: 'gpt-5', messages: question }));
     expect(status).toBe(500);
-    await expect(openai().chat.completions.create({ model: 'gpt-4o-mini', messages: question })).resolves.toBeTruthy();
+    await expect(openai().chat.completions.create({ model: 'gpt-5-mini', messages: question })).resolves.toBeTruthy();
   });
 
   it('refuses a wrong bearer token with 401', async () => {
     at(1);
-    const { status, error } = await rejection(openai('sk-wrong').chat.completions.create({ model: 'gpt-4o', messages: question }));
+    const { status, error } = await rejection(openai('sk-wrong').chat.completions.create({ model: 'gpt-5', messages: question }));
     expect(status).toBe(401);
     expect(JSON.stringify(error)).not.toContain('sk-wrong');
   });
 
   it('counts what it answered by status', () => {
     expect(openaiSeat.answered.get(200)).toBeGreaterThanOrEqual(3);
-    expect(openaiSeat.answered.get(402)).toBe(1);
+    expect(openaiSeat.answered.get(429)).toBe(3);
     expect(openaiSeat.answered.get(500)).toBe(1);
   });
 });

@@ -26,7 +26,8 @@ describe('ConnectionManager', () => {
   test('connects with hello, then subscribe and snapshot on the same connection, and goes live', async () => {
     const { daemon, store, manager } = await setup();
     expect(await manager.start()).toEqual({ ok: true });
-    expect(daemon.requests.map((r) => r.cmd)).toEqual(['hello', 'subscribe', 'snapshot']);
+    // then the daemon's recent decisions, for the log
+    await expect.poll(() => daemon.requests.map((r) => r.cmd)).toEqual(['hello', 'subscribe', 'snapshot', 'recent']);
     expect(daemon.connects).toBe(1);
     const state = await stateWhere(store, (s) => s.hasSnapshot);
     expect(state.connection.kind).toBe('live');

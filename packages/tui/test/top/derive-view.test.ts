@@ -85,17 +85,26 @@ describe('views', () => {
 });
 
 describe('countdown words', () => {
-  test('`ends in` for a rate limit alone, `probe in` once anything needs a probe; phases in words', () => {
-    expect(stateDetail('tripped', ['rate_limit'], NOW + 42_000, NOW)).toBe('ends in 42s');
-    expect(stateDetail('tripped', ['credit', 'rate_limit'], NOW + 185_000, NOW)).toBe('probe in 3m05s');
+  const at = { now: NOW, stale: false };
+  test('`ends in` for a rate limit, `resets in` for a quota, `probe in` once anything needs a probe; phases in words', () => {
+    expect(stateDetail('tripped', ['rate_limit'], NOW + 42_000, at)).toBe('ends in 42s');
+    expect(stateDetail('tripped', ['credit', 'rate_limit'], NOW + 185_000, at)).toBe('probe in 3m05s');
+    expect(stateDetail('tripped', ['quota'], NOW + 8_040_000, at)).toBe('resets in 2h14m');
+    expect(stateDetail('tripped', ['quota', 'model_errors'], NOW + 8_040_000, at)).toBe('probe in 2h14m');
     // a partial second counts up: 41.2 s left still reads 42s; past the deadline it reads 0s until the daemon says more
-    expect(stateDetail('tripped', ['credit'], NOW + 41_200, NOW)).toBe('probe in 42s');
-    expect(stateDetail('tripped', ['credit'], NOW - 5000, NOW)).toBe('probe in 0s');
-    expect(stateDetail('probe_ready', ['credit'], NOW, NOW)).toBe('probe ready');
-    expect(stateDetail('probing', ['credit'], null, NOW)).toBe('probing');
-    expect(stateDetail('drained', [], null, NOW)).toBe('');
-    expect(breakerDetail('quota', 'open', NOW + 3_720_000, NOW)).toBe('probe in 1h02m');
-    expect(breakerDetail('rate_limit', 'open', NOW + 3000, NOW)).toBe('ends in 3s');
-    expect(breakerDetail('credit', 'open', null, NOW)).toBe('tripped');
+    expect(stateDetail('tripped', ['credit'], NOW + 41_200, at)).toBe('probe in 42s');
+    expect(stateDetail('tripped', ['credit'], NOW - 5000, at)).toBe('probe in 0s');
+    expect(stateDetail('probe_ready', ['credit'], NOW, at)).toBe('probe ready');
+    expect(stateDetail('probing', ['credit'], null, at)).toBe('probing');
+    expect(stateDetail('drained', [], null, at)).toBe('');
+    expect(breakerDetail('quota', 'open', NOW + 3_720_000, at)).toBe('resets in 1h02m');
+    expect(breakerDetail('rate_limit', 'open', NOW + 3000, at)).toBe('ends in 3s');
+    expect(breakerDetail('credit', 'open', null, at)).toBe('tripped');
+  });
+
+  test('while disconnected a countdown stops where it was and says so', () => {
+    const lost = { now: NOW, stale: true };
+    expect(stateDetail('tripped', ['credit'], NOW + 41_000, lost)).toBe('probe in 41s (stale)');
+    expect(breakerDetail('rate_limit', 'open', NOW + 3000, lost)).toBe('ends in 3s (stale)');
   });
 });

@@ -50,11 +50,11 @@ describe('top, not on a terminal', () => {
     expect(stdout).not.toContain('\x1b');
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(new RegExp(`^routeplane  ${daemon.url.replace(/[.]/g, '\\.')} · up \\d+s · daemon \\S+ pid \\d+$`));
-    expect(lines[1]).toMatch(/^influence on · requests 1 · fail-overs \d+ · fail-open 0$/);
+    expect(lines[1]).toMatch(/^influence on · requests 1 · fail-overs \d+ · fail-open 0 · store memory$/);
     const chains = lines.indexOf('CHAINS (order a request tries now)');
     expect(lines[chains + 1]).toMatch(/^ sonnet ● healthy +team-b\/claude-sonnet-4-5$/);
     expect(lines[chains + 2]).toMatch(/^ +✗ credit +max-a\/claude-sonnet-4-5 +probe in (2m00|1m5\d)s$/);
-    expect(stdout).toMatch(/\n max-a +✗ credit +probe in \S+ · refused 0\n/);
+    expect(stdout).toMatch(/\n max-a +✗ credit +probe in \S+ · 402 billing_error\n/);
   });
 
   test('--json prints the snapshot as one JSON line', async () => {

@@ -31,7 +31,7 @@ const key = (over: Partial<Key> = {}): Key => ({
   ...over,
 });
 
-const ctx: KeyContext = { connected: true, influenceEnabled: true, hasSelection: true, filterActive: false, paused: false };
+const ctx: KeyContext = { connected: true, influenceEnabled: true, hasSelection: true, filterActive: false, paused: false, focus: 'upper' };
 
 describe('text fitting', () => {
   test('cuts with an ellipsis, pads to the column, counts wide characters as two', () => {
@@ -47,7 +47,7 @@ describe('decision lines in the log', () => {
   const pathOf = (l: ReturnType<typeof decisionLines>[number]) => lineText(l).replace(/^ \S+ \S+ +\d+ +\S+ /, '');
 
   test('time, route, status, latency, then the attempt path naming the server in full', () => {
-    const [line] = decisionLines([{ n: 1, event: failoverDecision(new Date(2025, 0, 15, 14, 3, 7).getTime()) }], { width: 100 });
+    const [line] = decisionLines([{ id: 'r1', event: failoverDecision(new Date(2025, 0, 15, 14, 3, 7).getTime()) }], { width: 100 });
     expect(lineText(line!)).toBe(' 14:03:07 sonnet 200 812ms work-max 402 → personal-pro/claude-sonnet-4-5 ok');
     const timedOut = decision({
       ts: 0,
@@ -55,14 +55,14 @@ describe('decision lines in the log', () => {
       served_by: 'team/m',
       status: 503,
     });
-    expect(pathOf(decisionLines([{ n: 1, event: timedOut }], { width: 100 })[0]!)).toBe('work-max timeout → team/m 503');
+    expect(pathOf(decisionLines([{ id: 'r1', event: timedOut }], { width: 100 })[0]!)).toBe('work-max timeout → team/m 503');
   });
 
   test('a decision with no attempt says why', () => {
     const unknown = decision({ ts: 0, route: 'nope', attempts: [], served_by: null, status: 404 });
-    expect(pathOf(decisionLines([{ n: 1, event: unknown }], { width: 100 })[0]!)).toBe('unknown route');
+    expect(pathOf(decisionLines([{ id: 'r1', event: unknown }], { width: 100 })[0]!)).toBe('unknown route');
     const noModel = decision({ ts: 0, route: null, attempts: [], served_by: null, status: 400 });
-    expect(lineText(decisionLines([{ n: 1, event: noModel }], { width: 100 })[0]!)).toMatch(/ — +400 +652ms no model in the request$/);
+    expect(lineText(decisionLines([{ id: 'r1', event: noModel }], { width: 100 })[0]!)).toMatch(/ — +400 +652ms no model in the request$/);
   });
 
   test('a filter matches route, seat or status', () => {
@@ -74,7 +74,7 @@ describe('decision lines in the log', () => {
   });
 
   test('a narrow line names the server by seat rather than cut its name; past that it ends in …', () => {
-    const entry = { n: 1, event: failoverDecision(Date.now()) };
+    const entry = { id: 'r1', event: failoverDecision(Date.now()) };
     const [wide] = decisionLines([entry], { width: 100 });
     expect(lineText(wide!)).toMatch(/ work-max 402 → personal-pro\/claude-sonnet-4-5 ok$/);
     const [narrow] = decisionLines([entry], { width: 60 });
@@ -95,11 +95,27 @@ describe('keymap', () => {
     expect(findBinding('confirm', 'y', key())?.command).toBe('confirm-yes');
     expect(findBinding('filter', 'j', key())?.command).toBe('filter-type');
     expect(findBinding('filter', '', key({ delete: true }))?.command).toBe('filter-delete');
+    // the same key means what the focused pane makes of it
+    expect(findBinding('main', 'k', key(), 'log')?.command).toBe('log-up');
+    expect(findBinding('main', '', key({ pageUp: true }), 'log')?.command).toBe('log-page-up');
+    expect(findBinding('main', '', key({ pageUp: true }), 'upper')).toBeUndefined();
+    expect(findBinding('main', 'G', key({ shift: true }), 'log')?.command).toBe('log-newest');
+    expect(findBinding('main', '', key({ end: true }), 'log')?.command).toBe('log-newest');
+    expect(findBinding('main', '', key({ return: true }), 'log')?.command).toBe('explain');
+    expect(findBinding('main', '', key({ tab: true }), 'log')?.command).toBe('switch-focus');
+    expect(findBinding('main', 'P', key({ shift: true }))?.command).toBe('probe-selected');
+    // q closes whatever is open; only the main view quits
+    expect(findBinding('confirm', 'q', key())?.command).toBe('confirm-no');
+    expect(findBinding('help', 'q', key())?.command).toBe('close-overlay');
+    expect(findBinding('explain', 'q', key())?.command).toBe('close-overlay');
+    expect(findBinding('main', 'q', key(), 'log')?.command).toBe('quit');
   });
 
   test('the footer shows the current mode’s keys from the table, and keeps help and quit when narrow', () => {
-    expect(lineText(footerLine('main', ctx, 100))).toBe(' ↑↓ select  r reset  R reset all  p pause  / filter  ? help  q quit');
-    expect(lineText(footerLine('main', { ...ctx, paused: true, filterActive: true }, 120))).toContain(
+    expect(lineText(footerLine('main', ctx, 100))).toBe(
+      ' ↑↓ select  Tab log  r reset  P probe  R reset all  p pause  / filter  ? help  q quit',
+    );
+    expect(lineText(footerLine('main', { ...ctx, paused: true, filterActive: true }, 140))).toContain(
       'p follow  / filter  Esc clear filter',
     );
     const narrow = lineText(footerLine('main', ctx, 30));

@@ -47,7 +47,7 @@ async function live(options: FakeDaemonOptions = {}, storeOptions: ConstructorPa
 
 const SONNET_CONFIGURED = ['work-max/claude-sonnet-4-5', 'personal-pro/claude-sonnet-4-5', 'openrouter/anthropic/claude-sonnet-4.5'];
 const seatRowText = (s: MonitorState) =>
-  seatRows(s.seats, s.now).map((r) => `${r.name} ${r.glyph} ${r.word} ${r.detail.join(' · ')}`.trim());
+  seatRows(s.seats, { clock: { now: s.now, stale: false } }).map((r) => `${r.name} ${r.glyph} ${r.word} ${r.detail.join(' · ')}`.trim());
 
 describe('the store folds protocol v2', () => {
   test('a snapshot shows chains as the daemon ordered them, with every breaker on its seat', async () => {
@@ -63,10 +63,10 @@ describe('the store folds protocol v2', () => {
     });
     expect(state.routes.find((r) => r.route === 'opus')!.failOpen).toBe(true);
     expect(seatRowText(state)).toEqual([
-      expect.stringMatching(/^work-max ✗ credit probe in 3m0[45]s · refused 4 · 1 failed probe$/),
+      expect.stringMatching(/^work-max ✗ credit probe in 3m0[45]s · failed again 4 · 1 failed probe$/),
       'personal-pro ● healthy anthropic',
-      expect.stringMatching(/^└ claude-opus-4-1 ✗ errors probe in 5[45]s · refused 2$/),
-      expect.stringMatching(/^openrouter ✗ rate-limit ends in 4[12]s · refused 1$/),
+      expect.stringMatching(/^└ claude-opus-4-1 ✗ errors probe in 5[45]s · failed again 2$/),
+      expect.stringMatching(/^openrouter ✗ rate-limit ends in 4[12]s · failed again 1$/),
     ]);
   });
 
@@ -86,7 +86,7 @@ describe('the store folds protocol v2', () => {
     daemon.change('probe_claimed', { ...credit, phase: 'probing', claimed_at: Date.now() }, 'probe claimed');
     state = await stateWhere(store, (s) => entryOf(s, 'sonnet', SONNET_CONFIGURED[0]!)?.state === 'probing');
     expect(chainOf(state, 'sonnet').at(-1)).toBe(SONNET_CONFIGURED[0]);
-    expect(seatRowText(state)[0]).toBe('work-max ◐ credit probing · refused 0');
+    expect(seatRowText(state)[0]).toBe('work-max ◐ credit probing');
   });
 
   test('probe_failed re-trips with the doubled cooldown; cleared puts the target back at its configured position', async () => {
@@ -101,9 +101,7 @@ describe('the store folds protocol v2', () => {
     );
     let state = await stateWhere(store, (s) => entryOf(s, 'opus', 'personal-pro/claude-opus-4-1')?.state === 'tripped');
     expect(entryOf(state, 'opus', 'personal-pro/claude-opus-4-1')!.until).toBe(later);
-    expect(seatRowText(state)).toContainEqual(
-      expect.stringMatching(/^└ claude-opus-4-1 ✗ errors probe in (2m00|1m59)s · refused 0 · 1 failed probe$/),
-    );
+    expect(seatRowText(state)).toContainEqual(expect.stringMatching(/^└ claude-opus-4-1 ✗ errors probe in (2m00|1m59)s · 1 failed probe$/));
 
     daemon.change('cleared', errors, 'probe succeeded');
     state = await stateWhere(store, (s) => entryOf(s, 'opus', 'personal-pro/claude-opus-4-1')?.state === 'healthy');
@@ -117,7 +115,7 @@ describe('the store folds protocol v2', () => {
     const credit = daemon.breakers.get('credit:work-max')!;
     daemon.change('refused', { ...credit, refused_count: 9 }, 'refused');
     let state = await stateWhere(store, (s) => s.seats[0]!.breakers[0]?.refused_count === 9);
-    expect(seatRowText(state)[0]).toMatch(/refused 9 · 1 failed probe$/);
+    expect(seatRowText(state)[0]).toMatch(/failed again 9 · 1 failed probe$/);
 
     daemon.change('reset', credit, 'reset');
     state = await stateWhere(store, (s) => s.seats[0]!.breakers.length === 0);
@@ -134,7 +132,7 @@ describe('the store folds protocol v2', () => {
     // the deadline passes on the monitor's tick: the countdown reaches 0s, the target stays held back
     const passed = await stateWhere(store, (s) => s.now >= now + 1300);
     expect(entryOf(passed, 'sonnet', SONNET_CONFIGURED[0]!)).toMatchObject({ state: 'tripped', reasons: ['rate_limit'] });
-    expect(seatRowText(passed)[0]).toBe('work-max ✗ rate-limit ends in 0s · refused 0');
+    expect(seatRowText(passed)[0]).toBe('work-max ✗ rate-limit ends in 0s');
     // the daemon's timer says it ended
     daemon.change('cleared', limit, 'deadline passed');
     const freed = await stateWhere(store, (s) => entryOf(s, 'sonnet', SONNET_CONFIGURED[0]!)?.state === 'healthy');
@@ -153,10 +151,10 @@ describe('the store folds protocol v2', () => {
     const state = store.getState();
     expect(seatRowText(state)).toEqual([
       'work-max ● healthy anthropic',
-      expect.stringMatching(/^└ claude-sonnet-4-5 ✗ provider errors probe in (20|19)s · refused 2$/),
-      'personal-pro ✗ quota probe in 2h00m · refused 0',
-      expect.stringMatching(/^└ claude-sonnet-4-5 ✗ provider errors probe in (20|19)s · refused 2$/),
-      expect.stringMatching(/^openrouter ✗ key rejected probe in (30|29)s · refused 0$/),
+      expect.stringMatching(/^└ claude-sonnet-4-5 ✗ provider errors probe in (20|19)s · failed again 2$/),
+      expect.stringMatching(/^personal-pro ✗ quota resets \d\d:\d\d \(in (2h00m|1h59m)\)$/),
+      expect.stringMatching(/^└ claude-sonnet-4-5 ✗ provider errors probe in (20|19)s · failed again 2$/),
+      expect.stringMatching(/^openrouter ✗ key rejected probe in (30|29)s$/),
     ]);
     // the provider layer holds back both Anthropic seats for that model (and nothing else); the
     // rejected key holds back openrouter: every sonnet target is held back, so it fails open
@@ -324,13 +322,13 @@ describe('the store on its own', () => {
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(95);
   });
 
-  test('keeps only the newest decisions, numbered in arrival order', async () => {
+  test('keeps only the newest decisions, each under its request id', async () => {
     const store = newStore({ decisionCapacity: 5, flushIntervalMs: 10 });
     const now = Date.now();
     for (let i = 0; i < 12; i += 1) store.push({ kind: 'event', event: decision({ ts: now, request_id: `r${i}` }) });
     const state = await stateWhere(store, (s) => s.decisionsReceived === 12);
     expect(state.decisions.map((d) => d.event.request_id)).toEqual(['r7', 'r8', 'r9', 'r10', 'r11']);
-    expect(state.decisions.map((d) => d.n)).toEqual([8, 9, 10, 11, 12]);
+    expect(state.decisions.map((d) => d.id)).toEqual(['r7', 'r8', 'r9', 'r10', 'r11']);
   });
 
   test('requests/s and fail-overs/min come from decision events', async () => {

@@ -40,19 +40,19 @@ describe('top, not on a terminal', () => {
     expect(stdout).not.toContain('\x1b');
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^routeplane {2}http:\/\/127\.0\.0\.1:4141 · up 5m1[12]s · daemon 0\.2\.0 pid 4242$/);
-    expect(lines[1]).toBe('influence on · requests 120 · fail-overs 9 · fail-open 1');
+    expect(lines[1]).toBe('influence on · requests 120 · fail-overs 9 · fail-open 1 · store memory');
     const chains = lines.indexOf('CHAINS (order a request tries now)');
     expect(lines.slice(chains + 1, chains + 4)).toEqual([
       ' sonnet    ● healthy    personal-pro/claude-sonnet-4-5',
       expect.stringMatching(/^ {11}✗ credit {5}work-max\/claude-sonnet-4-5 {14}probe in 3m0[45]s$/),
       expect.stringMatching(/^ {11}✗ rate-limit openrouter\/anthropic\/claude-sonnet-4\.5 {2}ends in 4[12]s$/),
     ]);
-    const seats = lines.indexOf('SEATS (breakers and refused attempts)');
+    const seats = lines.indexOf('SEATS (breakers and usage)');
     expect(lines.slice(seats + 1)).toEqual([
-      expect.stringMatching(/^ work-max {10}✗ credit {6}probe in 3m0[45]s · refused 4 · 1 failed probe$/),
+      expect.stringMatching(/^ work-max {10}✗ credit {6}probe in 3m0[45]s · failed again 4 · 1 failed probe$/),
       ' personal-pro      ● healthy     anthropic',
-      expect.stringMatching(/^ └ claude-opus-4-1 ✗ errors {6}probe in 5[45]s · refused 2$/),
-      expect.stringMatching(/^ openrouter {8}✗ rate-limit {2}ends in 4[12]s · refused 1$/),
+      expect.stringMatching(/^ └ claude-opus-4-1 ✗ errors {6}probe in 5[45]s · failed again 2$/),
+      expect.stringMatching(/^ openrouter {8}✗ rate-limit {2}ends in 4[12]s · failed again 1$/),
     ]);
     expect(daemon.requests.map((r) => r.cmd)).toEqual(['hello', 'snapshot']);
   });

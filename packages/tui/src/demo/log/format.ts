@@ -1,8 +1,9 @@
-import type { BreakerEvent, BreakerScope, DecisionEvent } from '@routeplane/shared';
+import { type BreakerEvent, type BreakerScope, type DecisionEvent, signalWords } from '@routeplane/shared';
 import type { ChalkInstance } from 'chalk';
 import { decisionSegments } from '../../output/decision-line.js';
 import { paint } from '../../output/segment.js';
 import type { SwarmTally } from '../agents/swarm.js';
+import { type SceneNow, sceneWords } from '../scenario/scenes.js';
 import { totalTrips, type EventTally } from './tally.js';
 
 /**
@@ -50,7 +51,11 @@ export function breakerLine(b: BreakerEvent, time: StoryTime, colour: ChalkInsta
   const target = b.seat === null ? b.key.slice(b.key.indexOf(':') + 1) : b.model === null ? b.seat : `${b.seat}/${b.model}`;
   const details: string[] = [];
   // A cooldown is news when it starts or doubles; on ready/claimed it would only repeat itself.
-  if (b.cooldown_ms !== null && (b.action === 'tripped' || b.action === 'extended' || b.action === 'probe_failed')) {
+  const news = b.action === 'tripped' || b.action === 'extended' || b.action === 'probe_failed';
+  if (news && (b.scope === 'seat_quota' || b.scope === 'model_quota') && b.until !== null) {
+    // a quota waits for the provider's stated reset, not for a cooldown
+    details.push(`resets in ${storySpan(b.until - b.ts, time)}`);
+  } else if (b.cooldown_ms !== null && news) {
     details.push(
       b.scope === 'seat_rate_limit' ? `retry-after ${storySpan(b.cooldown_ms, time)}` : `cooldown ${storySpan(b.cooldown_ms, time)}`,
     );
@@ -59,6 +64,7 @@ export function breakerLine(b: BreakerEvent, time: StoryTime, colour: ChalkInsta
   if (b.action === 'refused' && b.breaker) details.push(`refused ${b.breaker.refused_count}`);
   if (b.action === 'skipped' && b.breaker) details.push(`skipped ${b.breaker.skipped_count}`);
   details.push(`(${b.reason})`);
+  if (news && b.signal) details.push(signalWords(b.signal));
   return [
     colour.dim(storyClock(b.ts, time)),
     colour[ACTION_COLOUR[b.action]](`◆ ${b.action}`.padEnd(15)),
@@ -66,6 +72,11 @@ export function breakerLine(b: BreakerEvent, time: StoryTime, colour: ChalkInsta
     target.padEnd(22),
     details.join('  '),
   ].join('  ');
+}
+
+/** A new scene of the story: `0:10.0  ▶ scene 3/10: seat-b is rate-limited — …`; a replay says so first. */
+export function sceneLine(scene: SceneNow, ts: number, time: StoryTime, colour: ChalkInstance): string {
+  return `${colour.dim(storyClock(ts, time))}  ${colour.bold(`▶ ${sceneWords(scene)}`)}`;
 }
 
 export function summaryLine(agents: SwarmTally, events: EventTally): string {

@@ -1,8 +1,9 @@
 import type { Counters, DaemonEvent } from '@routeplane/shared';
 import type { ChalkInstance } from 'chalk';
 import type { OutcomeRecord, SwarmTally } from '../agents/swarm.js';
+import type { SceneNow } from '../scenario/scenes.js';
 import type { Scenario } from '../scenario/schema.js';
-import { breakerLine, decisionLine, summaryLine, type StoryTime } from './format.js';
+import { breakerLine, decisionLine, sceneLine, summaryLine, type StoryTime } from './format.js';
 import type { EventTally } from './tally.js';
 
 export interface DemoStartInfo {
@@ -31,6 +32,8 @@ export interface DemoPrinter {
   start(info: DemoStartInfo): void;
   event(event: DaemonEvent): void;
   outcome(record: OutcomeRecord): void;
+  /** the story moved to another scene (or started again), at epoch ms `ts` */
+  scene(scene: SceneNow, ts: number): void;
   /** a remark for the person watching (stderr, so stdout stays parseable) */
   note(text: string): void;
   summary(summary: DemoSummary): void;
@@ -62,6 +65,9 @@ export function humanPrinter(write: Write, note: Write, colour: ChalkInstance, o
       else if (event.type === 'breaker') write(breakerLine(event, time, colour) + '\n');
     },
     outcome() {},
+    scene(scene, ts) {
+      if (opts.events) write(sceneLine(scene, ts, time, colour) + '\n');
+    },
     note(text) {
       note(colour.dim(text) + '\n');
     },
@@ -106,6 +112,9 @@ export function jsonPrinter(write: Write, note: Write): DemoPrinter {
       } else {
         line(common);
       }
+    },
+    scene(scene, ts) {
+      line({ type: 'demo_scene', ts, loop: scene.loop, index: scene.index, total: scene.total, say: scene.say });
     },
     note(text) {
       note(text + '\n');

@@ -3,9 +3,6 @@ import { sseFrame } from './wire.js';
 
 const ERROR_TYPES: Record<RefusalKind, string> = {
   auth: 'authentication_error',
-  credit: 'billing_error',
-  rate_limit: 'rate_limit_error',
-  server: 'api_error',
   not_found: 'not_found_error',
   bad_request: 'invalid_request_error',
 };
@@ -31,9 +28,8 @@ export const anthropicWire: WireFormat = {
     return headers['anthropic-version'] ? null : 'anthropic-version: header is required';
   },
 
-  errorBody(kind, status, message) {
-    const type = kind === 'server' && status === 529 ? 'overloaded_error' : ERROR_TYPES[kind];
-    return JSON.stringify({ type: 'error', error: { type, message } });
+  errorBody(kind, _status, message) {
+    return JSON.stringify({ type: 'error', error: { type: ERROR_TYPES[kind], message } });
   },
 
   json(meta, tokens) {

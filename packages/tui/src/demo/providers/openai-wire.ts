@@ -3,9 +3,6 @@ import { sseFrame } from './wire.js';
 
 const ERRORS: Record<RefusalKind, { type: string; code: string | null }> = {
   auth: { type: 'invalid_request_error', code: 'invalid_api_key' },
-  credit: { type: 'insufficient_quota', code: 'insufficient_quota' },
-  rate_limit: { type: 'requests', code: 'rate_limit_exceeded' },
-  server: { type: 'server_error', code: null },
   not_found: { type: 'invalid_request_error', code: 'model_not_found' },
   bad_request: { type: 'invalid_request_error', code: null },
 };

@@ -23,11 +23,6 @@ export function requestIdHeader(wire: WireFormat, meta: ReplyMeta): Record<strin
   return wire.family === 'anthropic' ? { 'request-id': `req_${meta.id.slice(9)}` } : { 'x-request-id': `req_${meta.id.slice(12)}` };
 }
 
-/** A Retry-After header value: delta-seconds, rounded up to the hundredth (`1.5`, `6`). */
-export function retryAfterValue(secs: number): string {
-  return String(Math.ceil(secs * 100) / 100);
-}
-
 /** Waits `ms`; false when the caller went away (or the seat is closing) meanwhile. */
 export async function pause(ms: number, gone: AbortSignal): Promise<boolean> {
   if (gone.aborted) return false;

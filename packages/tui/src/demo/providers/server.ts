@@ -10,7 +10,10 @@ import { anthropicWire } from './anthropic-wire.js';
 import { openaiWire } from './openai-wire.js';
 import { estimateTokens, replyTokens } from './text.js';
 import type { ReplyMeta } from './wire.js';
-import { retryAfterValue, pause, readJson, refuse, requestIdHeader } from './reply-io.js';
+import { pause, readJson, refuse, requestIdHeader } from './reply-io.js';
+import { refusal, type Trouble } from './signals.js';
+import { usageHeaders } from './usage-headers.js';
+import { usageAt } from '../scenario/usage-curve.js';
 
 /** Real providers batch tokens into frames; so do we, so a fast --speed does not flood the loop. */
 const MIN_FRAME_MS = 40;
@@ -36,7 +39,9 @@ export interface SimulatedSeat {
 
 /**
  * One simulated provider account: a real HTTP server on 127.0.0.1 speaking its
- * family's wire format, whose answers follow the seat's scenario timeline.
+ * family's wire format, whose answers follow the seat's scenario timeline and
+ * carry the real providers' signals (./signals.ts) and, with a usage curve,
+ * their usage headers on every answer (./usage-headers.ts).
  */
 export async function startSimulatedSeat(opts: SimulatedSeatOptions): Promise<SimulatedSeat> {
   const wire = opts.seat.provider === 'anthropic' ? anthropicWire : openaiWire;
@@ -106,13 +111,19 @@ export async function startSimulatedSeat(opts: SimulatedSeatOptions): Promise<Si
 
     if (body.stream !== true) {
       if (!(await pause(firstMs + tokenMs * tokens.length, gone))) return null;
-      res.writeHead(200, { 'content-type': 'application/json', ...requestIdHeader(wire, meta) });
+      // the window as it is when the answer goes out: an answer that was slow to come must not report an older one
+      res.writeHead(200, { 'content-type': 'application/json', ...requestIdHeader(wire, meta), ...usageNow() });
       res.end(wire.json(meta, tokens));
       return 200;
     }
 
     if (!(await pause(firstMs, gone))) return null;
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...requestIdHeader(wire, meta) });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      ...requestIdHeader(wire, meta),
+      ...usageNow(),
+    });
     res.write(wire.streamHead(meta));
     const perFrame = Math.max(1, Math.ceil(MIN_FRAME_MS / Math.max(tokenMs, 0.001)));
     for (let i = 0; i < tokens.length; i += perFrame) {
@@ -124,24 +135,42 @@ export async function startSimulatedSeat(opts: SimulatedSeatOptions): Promise<Si
     return 200;
   }
 
+  /** The usage headers of an answer now (none without a usage curve). */
+  function usageNow(): Record<string, string> {
+    const curve = opts.seat.usage;
+    if (!curve) return {};
+    const now = usageAt(curve, opts.clock.seconds(), opts.repeatEvery);
+    const resetInSecs = opts.clock.realSecs(now.resetInSecs);
+    return usageHeaders(wire.family, {
+      window: curve.window,
+      utilization: now.utilization,
+      resetAt: Math.ceil(Date.now() / 1000 + resetInSecs),
+      resetInSecs,
+    });
+  }
+
   function refuseFor(res: ServerResponse, behaviour: Exclude<Behaviour, { kind: 'ok' | 'slow' }>): number {
+    const requestId = `req_${randomBytes(12).toString('hex')}`;
+    const answer = refusal(wire.family, trouble(behaviour), requestId);
+    // a refusal carries the usage headers too (the trouble's own headers win: a spent window says rejected)
+    res.writeHead(answer.status, { ...usageNow(), ...answer.headers, ...(wire.family === 'anthropic' ? { 'request-id': requestId } : {}) });
+    res.end(answer.body);
+    return answer.status;
+  }
+
+  /** The scenario's trouble in real time: Retry-After and resets are what a daemon should see. */
+  function trouble(behaviour: Exclude<Behaviour, { kind: 'ok' | 'slow' }>): Trouble {
     switch (behaviour.kind) {
       case 'credit_out':
-        return refuse(
-          res,
-          wire,
-          'credit',
-          402,
-          'Your credit balance is too low to access the API. Please go to Plans & Billing to upgrade or purchase credits.',
-        );
+        return { kind: 'credit_out' };
       case 'server_error':
-        return refuse(res, wire, 'server', behaviour.status, behaviour.status === 529 ? 'Overloaded' : 'Internal server error');
-      case 'rate_limited': {
-        const secs = opts.clock.realSecs(behaviour.retryAfterSecs);
-        // Round up: a provider never tells you to come back before its window resets.
-        const headers: Record<string, string> = { 'retry-after': retryAfterValue(secs) };
-        if (wire.family === 'openai') headers['retry-after-ms'] = String(Math.ceil(secs * 1000));
-        return refuse(res, wire, 'rate_limit', 429, 'Number of requests has exceeded your rate limit. Please try again later.', headers);
+        return { kind: 'server_error', status: behaviour.status };
+      case 'rate_limited':
+        // rounded up: a provider never tells you to come back before its window resets
+        return { kind: 'rate_limited', retryAfterSecs: opts.clock.realSecs(behaviour.retryAfterSecs) };
+      case 'quota_out': {
+        const resetInSecs = opts.clock.realSecs(behaviour.resetInSecs);
+        return { kind: 'quota_out', resetInSecs, resetAt: Math.ceil(Date.now() / 1000 + resetInSecs) };
       }
     }
   }

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-/** Why a simulated provider refuses a request; each family words it its own way. */
-export type RefusalKind = 'auth' | 'credit' | 'rate_limit' | 'server' | 'not_found' | 'bad_request';
+/** Why a simulated provider refuses a request it cannot serve at all; each family words it its own way (scenario trouble: ./signals.ts). */
+export type RefusalKind = 'auth' | 'not_found' | 'bad_request';
 
 export interface ReplyMeta {
   id: string;

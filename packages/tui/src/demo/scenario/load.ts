@@ -56,6 +56,9 @@ export function crossCheck(scenario: Scenario): RawIssue[] {
       if (phase.phase === 'rate_limited' && phase.retry_after === 'phase_end' && phase.to === undefined) {
         issues.push({ path: [...at, 'to'], message: 'required when retry_after is phase_end' });
       }
+      if (phase.phase === 'quota_out' && phase.resets === 'phase_end' && phase.to === undefined) {
+        issues.push({ path: [...at, 'to'], message: 'required when resets is phase_end' });
+      }
     });
   });
   const routes = new Set<string>();
@@ -74,6 +77,12 @@ export function crossCheck(scenario: Scenario): RawIssue[] {
         });
       }
     });
+  });
+  scenario.scenes.forEach((scene, i) => {
+    if (i > 0 && scene.at < scenario.scenes[i - 1]!.at) issues.push({ path: ['scenes', i, 'at'], message: 'scenes must be in time order' });
+    if (scenario.repeat_every !== null && scene.at >= scenario.repeat_every) {
+      issues.push({ path: ['scenes', i, 'at'], message: `never plays: repeat_every is ${scenario.repeat_every}` });
+    }
   });
   if (!scenario.routes.some((r) => r.weight > 0)) {
     issues.push({ path: ['routes'], message: 'at least one route needs a weight above 0 (agents would have nowhere to go)' });

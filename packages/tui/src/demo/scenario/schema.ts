@@ -24,8 +24,23 @@ const phaseWindow = {
 
 export const phaseSchema = z.discriminatedUnion('phase', [
   z.strictObject({ ...phaseWindow, phase: z.literal('ok') }),
-  /** 402: the seat's credit ran out (topped up when the phase ends) */
+  /**
+   * the seat's credit ran out (topped up when the phase ends), said as the
+   * real provider says it: Anthropic 400 "credit balance is too low",
+   * OpenAI 429 `insufficient_quota`
+   */
   z.strictObject({ ...phaseWindow, phase: z.literal('credit_out') }),
+  /**
+   * a subscription's usage window is used up until it resets: Anthropic 429
+   * `rate_limit_error` with `anthropic-ratelimit-unified-status: rejected` and
+   * `-reset`; OpenAI (Codex) 429 `usage_limit_reached` with `resets_at`.
+   * `resets`: `phase_end` (default) or a number of seconds.
+   */
+  z.strictObject({
+    ...phaseWindow,
+    phase: z.literal('quota_out'),
+    resets: z.union([z.literal('phase_end'), z.number().positive()]).default('phase_end'),
+  }),
   /** 429 with Retry-After: `phase_end` (seconds left in the phase) or a fixed number of seconds */
   z.strictObject({
     ...phaseWindow,
@@ -42,13 +57,38 @@ export const phaseSchema = z.discriminatedUnion('phase', [
   z.strictObject({ ...phaseWindow, phase: z.literal('slow'), factor: z.number().min(1).default(4) }),
 ]);
 
+/**
+ * The usage window a seat reports on every answer, as the real provider's
+ * headers (Anthropic subscription: `anthropic-ratelimit-unified-5h-*`;
+ * OpenAI: `x-ratelimit-*-requests`). Utilization follows `points` (scenario
+ * second, fraction), linear in between, within each replay.
+ */
+export const usageSchema = z.strictObject({
+  /** the window's name for an Anthropic seat (`5h`, `7d`); OpenAI seats report `requests` */
+  window: z.enum(['5h', '7d']).default('5h'),
+  points: z
+    .array(z.tuple([z.number().nonnegative(), z.number().nonnegative()]))
+    .min(1, 'give at least one [second, utilization] point')
+    .refine((ps) => ps.every((p, i) => i === 0 || p[0] >= ps[i - 1]![0]), 'points must be in time order'),
+  /** the scenario second (within each replay) the window resets; reported as its reset time */
+  resets_at: z.number().nonnegative(),
+});
+
 export const scenarioSeatSchema = z.strictObject({
   id: seatId,
   provider: z.enum(['anthropic', 'openai']),
   models: z.array(z.string().min(1)).min(1, 'a seat needs at least one model'),
   /** one line for the banner: what this seat will go through */
   story: z.string().optional(),
+  usage: usageSchema.optional(),
   timeline: z.array(phaseSchema).default([]),
+});
+
+/** What the story is at a moment, in words, for `top`'s header and the log (spec/cli-daemon.md). */
+export const sceneSchema = z.strictObject({
+  /** scenario second (within each replay) it starts */
+  at: z.number().nonnegative(),
+  say: z.string().min(1),
 });
 
 export const scenarioRouteSchema = z.strictObject({
@@ -91,10 +131,13 @@ export const scenarioSchema = z.strictObject({
     .prefault({}),
   seats: z.array(scenarioSeatSchema).min(1, 'declare at least one seat'),
   routes: z.array(scenarioRouteSchema).min(1, 'declare at least one route'),
+  scenes: z.array(sceneSchema).default([]),
 });
 
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioSeat = z.infer<typeof scenarioSeatSchema>;
 export type Phase = z.infer<typeof phaseSchema>;
+export type SeatUsageCurve = z.infer<typeof usageSchema>;
+export type Scene = z.infer<typeof sceneSchema>;
 export type Pacing = Scenario['pacing'];
 export type Range = readonly [number, number];

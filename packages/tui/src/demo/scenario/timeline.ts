@@ -6,6 +6,8 @@ export type Behaviour =
   | { kind: 'slow'; slowFactor: number }
   | { kind: 'credit_out' }
   | { kind: 'rate_limited'; retryAfterSecs: number }
+  /** `resetInSecs`: scenario seconds until the window resets */
+  | { kind: 'quota_out'; resetInSecs: number }
   | { kind: 'server_error'; status: number };
 
 const OK: Behaviour = { kind: 'ok', slowFactor: 1 };
@@ -32,6 +34,10 @@ export function behaviourAt(seat: ScenarioSeat, model: string, t: number, repeat
       // phase_end: the provider says exactly when its window resets, like a real one.
       const left = phase.retry_after === 'phase_end' ? (phase.to ?? local) - local : phase.retry_after;
       return { kind: 'rate_limited', retryAfterSecs: left };
+    }
+    case 'quota_out': {
+      const left = phase.resets === 'phase_end' ? (phase.to ?? local) - local : phase.resets;
+      return { kind: 'quota_out', resetInSecs: left };
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { HelloResult, StreamedEvent } from '@routeplane/shared';
+import { type HelloResult, RECENT_MAX, type StreamedEvent } from '@routeplane/shared';
 import type { MonitorStore } from '../store/monitor-store.js';
 import type { ConnectMonitorClient, MonitorClient } from './monitor-client.js';
 import { probeArgs, type ProbeOutcome } from './probe-request.js';
@@ -18,16 +18,30 @@ import { resetArgs, type ResetOutcome, type ResetRequest } from './reset-request
  * re-polled; only a `reload` event (the configured routes changed, which no
  * event describes) brings a fresh snapshot on the same connection.
  *
+ * After the snapshot, `recent` brings the daemon's last decisions, so the
+ * log shows its history at once (the store merges them by request id).
+ *
+ * Usage windows (spec/signals.md) travel in snapshots only: while decisions
+ * flow, a fresh snapshot is taken every `usageRefreshMs`, through the same
+ * held-events path, so gauges follow what the provider reports.
+ *
  * When the connection ends (daemon stopped or restarted, or our queue
- * overflowed) the store keeps its last state and shows "disconnected", and we
- * reconnect with a capped backoff (0.5 s doubling to 2 s, so a restarted
- * daemon is live again within about 2 s), taking a fresh snapshot each time.
+ * overflowed) the store keeps its last state and shows "disconnected" (since
+ * when: countdowns stop there), and we reconnect with a capped backoff (0.5 s
+ * doubling to 2 s, so a restarted daemon is live again within about 2 s),
+ * taking a fresh snapshot each time. With `waitFor`, a first connection that
+ * finds no daemon is not a failure: the store says "waiting" and we keep
+ * trying until one appears (spec/monitor-v2.md "Connection").
  */
 export interface ConnectionManagerOptions {
   connect: ConnectMonitorClient;
   store: MonitorStore;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
+  /** take a fresh snapshot this often while decisions arrive (usage windows are only in snapshots) */
+  usageRefreshMs?: number;
+  /** wait for a daemon at this socket path when there is none at start, instead of failing */
+  waitFor?: { path: string };
   clock?: () => number;
 }
 
@@ -49,6 +63,8 @@ interface Feed {
   snapshotSeq: number;
   /** a reload came while a snapshot was on its way: take one more after it */
   again: boolean;
+  /** a decision arrived since the last snapshot: usage may have moved */
+  decided: boolean;
 }
 
 export class ConnectionManager implements MonitorActions {
@@ -56,10 +72,15 @@ export class ConnectionManager implements MonitorActions {
   private readonly store: MonitorStore;
   private readonly initialBackoffMs: number;
   private readonly maxBackoffMs: number;
+  private readonly usageRefreshMs: number;
+  private readonly waitFor: { path: string } | null;
   private readonly clock: () => number;
   private feed: Feed | null = null;
   private backoffMs: number;
   private retryTimer: NodeJS.Timeout | null = null;
+  private refreshTimer: NodeJS.Timeout | null = null;
+  /** when the live connection was lost; null while live or before the first connection */
+  private lostAt: number | null = null;
   private stopped = false;
 
   constructor(options: ConnectionManagerOptions) {
@@ -67,24 +88,33 @@ export class ConnectionManager implements MonitorActions {
     this.store = options.store;
     this.initialBackoffMs = options.initialBackoffMs ?? 500;
     this.maxBackoffMs = options.maxBackoffMs ?? 2000;
+    this.usageRefreshMs = options.usageRefreshMs ?? 2000;
+    this.waitFor = options.waitFor ?? null;
     this.clock = options.clock ?? Date.now;
     this.backoffMs = this.initialBackoffMs;
   }
 
   /**
-   * The first connection. A failure is returned, not retried: a monitor
-   * started with no daemon says so and exits (spec, "CLI").
+   * The first connection. A failure is returned, not retried (a monitor
+   * that cannot talk to its daemon says so and exits, spec "CLI"), except
+   * that with `waitFor` finding no daemon at all means waiting for one.
    */
   async start(): Promise<StartResult> {
     this.store.setConnection({ kind: 'connecting' });
-    const error = await this.attempt();
-    return error ? { ok: false, error } : { ok: true };
+    const failure = await this.attempt();
+    if (failure === null) return { ok: true };
+    if (this.waitFor && failure.stage === 'connect') {
+      this.wait();
+      return { ok: true };
+    }
+    return { ok: false, error: failure.error };
   }
 
   stop(): void {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    this.stopRefresh();
     const feed = this.feed;
     this.feed = null;
     feed?.client.close();
@@ -113,19 +143,23 @@ export class ConnectionManager implements MonitorActions {
     }
   }
 
-  /** One connection attempt; resolves with the error when it did not go live. */
-  private async attempt(): Promise<Error | null> {
+  /**
+   * One connection attempt; resolves with what failed when it did not go
+   * live: `connect` (nothing answers at the socket) or `handshake` (a
+   * daemon answered but could not be read: another protocol, an error).
+   */
+  private async attempt(): Promise<{ stage: 'connect' | 'handshake'; error: Error } | null> {
     let client: MonitorClient;
     try {
       client = await this.connect();
     } catch (err) {
-      return asError(err);
+      return { stage: 'connect', error: asError(err) };
     }
     if (this.stopped) {
       client.close();
       return null;
     }
-    const feed: Feed = { client, held: [], snapshotSeq: 0, again: false };
+    const feed: Feed = { client, held: [], snapshotSeq: 0, again: false, decided: false };
     client.onClose((error) => {
       if (this.feed === feed) this.lost(error ? error.message : 'connection closed');
     });
@@ -137,21 +171,69 @@ export class ConnectionManager implements MonitorActions {
       await this.takeSnapshot(feed);
     } catch (err) {
       client.close();
-      return asError(err);
+      return { stage: 'handshake', error: asError(err) };
     }
     if (this.stopped) {
       client.close();
       return null;
     }
     this.feed = feed;
+    this.lostAt = null;
     this.backoffMs = this.initialBackoffMs;
     this.store.setConnection({ kind: 'live', since: this.clock() });
+    void this.backfill(feed);
+    this.startRefresh(feed);
     return null;
+  }
+
+  /** The daemon's last decisions, for the log; a daemon without `recent` just has none to give. */
+  private async backfill(feed: Feed): Promise<void> {
+    try {
+      const { decisions } = await feed.client.request('recent', { n: RECENT_MAX });
+      if (this.feed === feed) this.store.push({ kind: 'backfill', decisions });
+    } catch {
+      // an older daemon, or the connection went: the live log still fills
+    }
+  }
+
+  private startRefresh(feed: Feed): void {
+    this.stopRefresh();
+    this.refreshTimer = setInterval(() => {
+      if (this.feed !== feed || !feed.decided || feed.held) return;
+      void this.resnapshot(feed);
+    }, this.usageRefreshMs);
+    this.refreshTimer.unref();
+  }
+
+  private stopRefresh(): void {
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
+    this.refreshTimer = null;
+  }
+
+  /** No daemon yet: say so and try again until one answers. */
+  private wait(): void {
+    if (this.stopped || !this.waitFor) return;
+    this.store.setConnection({ kind: 'waiting', path: this.waitFor.path });
+    this.retryTimer = setTimeout(() => void this.retryWaiting(), this.initialBackoffMs);
+  }
+
+  private async retryWaiting(): Promise<void> {
+    this.retryTimer = null;
+    if (this.stopped) return;
+    const failure = await this.attempt();
+    if (failure === null || this.stopped) return;
+    if (failure.stage === 'connect') this.wait();
+    else {
+      // a daemon is there but cannot be read: say why, and keep trying like after a lost connection
+      this.lostAt ??= this.clock();
+      this.scheduleRetry(failure.error.message);
+    }
   }
 
   /** Asks for a snapshot, holding events until it is in the store, then hands them over in order. */
   private async takeSnapshot(feed: Feed): Promise<void> {
     feed.held ??= [];
+    feed.decided = false;
     const snapshot = await feed.client.request('snapshot');
     this.store.push({ kind: 'snapshot', snapshot });
     feed.snapshotSeq = snapshot.seq;
@@ -172,6 +254,7 @@ export class ConnectionManager implements MonitorActions {
 
   private deliver(feed: Feed, event: StreamedEvent): void {
     if (event.type === 'overflow') return;
+    if (event.type === 'decision') feed.decided = true;
     this.store.push({ kind: 'event', event });
     if (event.type === 'reload' && event.ok && event.seq > feed.snapshotSeq) void this.resnapshot(feed);
   }
@@ -197,22 +280,25 @@ export class ConnectionManager implements MonitorActions {
 
   private lost(reason: string): void {
     this.feed = null;
+    this.stopRefresh();
+    this.lostAt = this.clock();
     if (!this.stopped) this.scheduleRetry(reason);
   }
 
   private scheduleRetry(reason: string): void {
     const delay = this.backoffMs;
+    const since = this.lostAt ?? this.clock();
     this.backoffMs = Math.min(this.maxBackoffMs, this.backoffMs * 2);
-    this.store.setConnection({ kind: 'disconnected', reason, retryAt: this.clock() + delay });
+    this.store.setConnection({ kind: 'disconnected', reason, retryAt: this.clock() + delay, since });
     this.retryTimer = setTimeout(() => void this.retry(reason), delay);
   }
 
   private async retry(reason: string): Promise<void> {
     this.retryTimer = null;
     if (this.stopped) return;
-    this.store.setConnection({ kind: 'disconnected', reason, retryAt: null });
-    const error = await this.attempt();
-    if (error && !this.stopped) this.scheduleRetry(reason);
+    this.store.setConnection({ kind: 'disconnected', reason, retryAt: null, since: this.lostAt ?? this.clock() });
+    const failure = await this.attempt();
+    if (failure && !this.stopped) this.scheduleRetry(reason);
   }
 }
 

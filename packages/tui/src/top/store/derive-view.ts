@@ -2,6 +2,8 @@ import {
   type Breaker,
   orderChain,
   projectChain,
+  type Balance,
+  type SeatUsage,
   type SnapshotSeat,
   type SnapshotTarget,
   TRIP_REASON_ORDER,
@@ -17,6 +19,7 @@ import type { DaemonModel } from './daemon-model.js';
  */
 export interface RouteView {
   readonly route: string;
+  readonly balance: Balance;
   /** as a request starting now would try them, drained entries last */
   readonly chain: readonly SnapshotTarget[];
   /** nothing in the chain may be tried now: requests run the configured order */
@@ -28,6 +31,8 @@ export interface SeatView {
   readonly provider: SnapshotSeat['provider'];
   /** seat-wide breakers first, then each model's (its provider layer's first), in the seat's model order */
   readonly breakers: readonly Breaker[];
+  /** the usage windows the provider last reported (spec/signals.md "Usage windows") */
+  readonly usage: SeatUsage | null;
 }
 
 export function routeViews(model: DaemonModel): RouteView[] {
@@ -37,13 +42,18 @@ export function routeViews(model: DaemonModel): RouteView[] {
   return model.routes.map((route) => {
     const chain = projectChain(route.chain, breakers, upstreamOf);
     const tried = chain.filter((e) => e.state !== 'drained');
-    return { route: route.model, chain, failOpen: orderChain(tried, (e) => usableInForeground(e.state)).failOpen };
+    return { route: route.model, balance: route.balance, chain, failOpen: orderChain(tried, (e) => usableInForeground(e.state)).failOpen };
   });
 }
 
 export function seatViews(model: DaemonModel): SeatView[] {
   const breakers = [...model.breakers.values()];
-  return model.seats.map((seat) => ({ id: seat.id, provider: seat.provider, breakers: breakersOn(seat, breakers) }));
+  return model.seats.map((seat) => ({
+    id: seat.id,
+    provider: seat.provider,
+    breakers: breakersOn(seat, breakers),
+    usage: seat.usage ?? null,
+  }));
 }
 
 /** A seat's own breakers, its models' breakers, and provider breakers on a model it serves through the same upstream. */

@@ -1,16 +1,21 @@
-import type { HelloResult } from '@routeplane/shared';
+import type { DecisionEvent, HelloResult } from '@routeplane/shared';
 import { applyEvent, type DaemonModel, modelOf } from './daemon-model.js';
 import { routeViews, seatViews } from './derive-view.js';
-import type { ConnectionState, DecisionEntry, Incoming, MonitorState } from './monitor-state.js';
+import { type ConnectionState, countdownClock, type DecisionEntry, type Incoming, type MonitorState } from './monitor-state.js';
 import { RateCounter } from './rates.js';
 import { RingBuffer } from './ring-buffer.js';
+import { ActivityCounter } from './seat-activity.js';
+import { SessionShares } from './session-shares.js';
 
 /**
  * The monitor's single source of truth, plain TypeScript (no React, no I/O):
  * a fold of protocol v2 (spec/protocol-v2.md). A snapshot sets the daemon
  * model; each breaker or store event with a greater `seq` updates it; the
  * chains and seats shown are projected from it with the shared rules.
- * Decisions feed the log and the rates (they are not part of a snapshot).
+ * Decisions feed the log, the rates, the seats' sparklines and the spread
+ * routes' shares (they are not part of a snapshot); on attach the daemon's
+ * `recent` decisions are merged in by request id, so the log starts with
+ * the daemon's history and never shows one decision twice.
  *
  * Snapshots and events are queued as they arrive and folded in by one flush
  * timer, at most once per `flushIntervalMs` (50 ms → ≤ 20 screen updates a
@@ -31,8 +36,11 @@ export class MonitorStore {
   private readonly flushIntervalMs: number;
   private readonly tickIntervalMs: number;
   private readonly clock: () => number;
-  private readonly ring: RingBuffer<DecisionEntry>;
+  private ring: RingBuffer<DecisionEntry>;
+  private readonly decisionCapacity: number;
   private readonly rateCounter = new RateCounter();
+  private readonly activityCounter = new ActivityCounter();
+  private readonly sessionShares = new SessionShares();
   private readonly listeners = new Set<() => void>();
   private queue: Incoming[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
@@ -46,7 +54,8 @@ export class MonitorStore {
     this.flushIntervalMs = options.flushIntervalMs ?? 50;
     this.tickIntervalMs = options.tickIntervalMs ?? 1000;
     this.clock = options.clock ?? Date.now;
-    this.ring = new RingBuffer(options.decisionCapacity ?? 500);
+    this.decisionCapacity = options.decisionCapacity ?? 500;
+    this.ring = new RingBuffer(this.decisionCapacity);
     const now = this.clock();
     this.rateCounter.begin(now);
     this.state = {
@@ -61,7 +70,9 @@ export class MonitorStore {
       store: null,
       decisions: [],
       decisionsReceived: 0,
-      rates: { requestsPerSec: 0, failoversPerMin: 0 },
+      rates: { requestsPerSec: 0, failoversPerMin: 0, backgroundPerMin: 0, skippedPerMin: 0 },
+      activity: new Map(),
+      shares: new Map(),
     };
   }
 
@@ -137,9 +148,9 @@ export class MonitorStore {
           const { event } = item;
           if (event.type === 'decision') {
             this.received += 1;
-            this.ring.push({ n: this.received, event });
+            this.ring.push({ id: event.request_id, event });
             decisionsChanged = true;
-            this.rateCounter.record(event.ts, event.attempts.length);
+            this.count(event);
           } else if ((event.type === 'breaker' || event.type === 'store') && this.model) {
             // before the first snapshot there is nothing to apply it to: the snapshot will hold it
             this.model = applyEvent(this.model, event);
@@ -147,6 +158,9 @@ export class MonitorStore {
           // a reload changes the configured routes: the connection manager takes a fresh snapshot
           break;
         }
+        case 'backfill':
+          if (this.backfill(item.decisions)) decisionsChanged = true;
+          break;
       }
     }
     const model = this.model;
@@ -162,9 +176,46 @@ export class MonitorStore {
     });
   }
 
+  private count(event: DecisionEvent): void {
+    this.rateCounter.record({
+      ts: event.ts,
+      attempts: event.attempts.length,
+      background: event.lane === 'background',
+      skipped: event.skipped,
+    });
+    this.activityCounter.record(event.ts, event.attempts);
+    this.sessionShares.record(event);
+  }
+
+  /** Merges the daemon's recent decisions into the log by request id, in time order; true when any was new. */
+  private backfill(decisions: readonly DecisionEvent[]): boolean {
+    const kept = this.ring.toArray();
+    const known = new Set(kept.map((e) => e.id));
+    const fresh = decisions.filter((d) => !known.has(d.request_id));
+    if (fresh.length === 0) return false;
+    for (const d of fresh) {
+      this.count(d);
+      known.add(d.request_id);
+    }
+    const merged = [...fresh.map((event) => ({ id: event.request_id, event })), ...kept].sort((a, b) => a.event.ts - b.event.ts);
+    this.ring = new RingBuffer(this.decisionCapacity);
+    for (const entry of merged.slice(-this.decisionCapacity)) this.ring.push(entry);
+    this.received += fresh.length;
+    return true;
+  }
+
   private publish(changes: Partial<MonitorState>): void {
     const now = this.clock();
-    this.state = { ...this.state, ...changes, now, decisionsReceived: this.received, rates: this.rateCounter.rates(now) };
+    const next = { ...this.state, ...changes, now };
+    // while disconnected the sparklines stop with the countdowns: nothing is seen, which is not "no traffic"
+    const seen = countdownClock(next).now;
+    this.state = {
+      ...next,
+      decisionsReceived: this.received,
+      rates: this.rateCounter.rates(now),
+      activity: this.activityCounter.activity(seen),
+      shares: this.sessionShares.shares(seen),
+    };
     for (const listener of this.listeners) listener();
   }
 }

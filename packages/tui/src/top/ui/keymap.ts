@@ -4,14 +4,25 @@ import type { Key } from 'ink';
  * Every key the monitor knows, as data. This one table feeds the input
  * handler (`findBinding`), the footer (only what applies now; what is not
  * available is dimmed) and the `?` overlay (everything), so they can never
- * disagree.
+ * disagree. In the main view a binding may belong to one focus: the upper
+ * panes (chains and seats) or the decision log (`Tab` moves between them).
  */
-export type Mode = 'main' | 'filter' | 'confirm' | 'help';
+export type Mode = 'main' | 'filter' | 'confirm' | 'help' | 'explain';
+export type Focus = 'upper' | 'log';
 
 export type CommandId =
   | 'select-up'
   | 'select-down'
+  | 'switch-focus'
+  | 'log-up'
+  | 'log-down'
+  | 'log-page-up'
+  | 'log-page-down'
+  | 'log-oldest'
+  | 'log-newest'
+  | 'explain'
   | 'reset-selected'
+  | 'probe-selected'
   | 'reset-all'
   | 'toggle-pause'
   | 'open-filter'
@@ -24,11 +35,15 @@ export type CommandId =
   | 'filter-cancel'
   | 'confirm-yes'
   | 'confirm-no'
-  | 'close-help';
+  | 'overlay-up'
+  | 'overlay-down'
+  | 'close-overlay';
+
+export type SpecialKey = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'tab' | 'return' | 'escape' | 'backspace';
 
 export type KeySpec =
   | { readonly char: string }
-  | { readonly special: 'up' | 'down' | 'return' | 'escape' | 'backspace' }
+  | { readonly special: SpecialKey }
   /** any printable text (typing into the filter) */
   | { readonly special: 'text' };
 
@@ -39,11 +54,14 @@ export interface KeyContext {
   readonly hasSelection: boolean;
   readonly filterActive: boolean;
   readonly paused: boolean;
+  readonly focus: Focus;
 }
 
 export interface KeyBinding {
   readonly command: CommandId;
   readonly mode: Mode;
+  /** in the main view: only while this pane has the focus */
+  readonly focus?: Focus;
   readonly keys: readonly KeySpec[];
   /** the keys as the help overlay writes them */
   readonly keyLabel: string;
@@ -57,16 +75,28 @@ export interface KeyBinding {
   readonly enabled?: (ctx: KeyContext) => boolean;
   /** why it is disabled, said when the key is pressed anyway */
   readonly disabledReason?: (ctx: KeyContext) => string;
+  /** acts on the daemon: guarded against a held key (it cannot fire twice within the guard) */
+  readonly destructive?: boolean;
 }
 
-const canReset = (ctx: KeyContext) => ctx.connected && ctx.influenceEnabled;
-const whyNoReset = (ctx: KeyContext) =>
-  !ctx.connected ? 'not connected to the daemon: reset is unavailable' : 'routing influence is disabled (no breakers to reset)';
+const canAct = (ctx: KeyContext) => ctx.connected && ctx.influenceEnabled;
+const whyCannotAct = (what: string) => (ctx: KeyContext) =>
+  !ctx.connected ? `not connected to the daemon: ${what} is unavailable` : `routing influence is disabled (no breakers to ${what})`;
+const onSelection = (what: string) => ({
+  enabled: (ctx: KeyContext) => canAct(ctx) && ctx.hasSelection && ctx.focus === 'upper',
+  disabledReason: (ctx: KeyContext) =>
+    !canAct(ctx)
+      ? whyCannotAct(what)(ctx)
+      : ctx.focus !== 'upper'
+        ? `Tab to the chains and seats, then select what to ${what}`
+        : 'select a seat or target first (↑/↓)',
+});
 
 export const KEYMAP: readonly KeyBinding[] = [
   {
     command: 'select-up',
     mode: 'main',
+    focus: 'upper',
     keys: [{ special: 'up' }, { char: 'k' }],
     keyLabel: '↑ k',
     label: 'select the row above',
@@ -76,10 +106,85 @@ export const KEYMAP: readonly KeyBinding[] = [
   {
     command: 'select-down',
     mode: 'main',
+    focus: 'upper',
     keys: [{ special: 'down' }, { char: 'j' }],
     keyLabel: '↓ j',
     label: 'select the row below',
     footer: null,
+  },
+  {
+    command: 'log-up',
+    mode: 'main',
+    focus: 'log',
+    keys: [{ special: 'up' }, { char: 'k' }],
+    keyLabel: '↑ k',
+    label: 'select the decision above (holds the log still)',
+    footer: 'select',
+    footerKeys: '↑↓',
+  },
+  {
+    command: 'log-down',
+    mode: 'main',
+    focus: 'log',
+    keys: [{ special: 'down' }, { char: 'j' }],
+    keyLabel: '↓ j',
+    label: 'select the decision below',
+    footer: null,
+  },
+  {
+    command: 'log-page-up',
+    mode: 'main',
+    focus: 'log',
+    keys: [{ special: 'pageUp' }],
+    keyLabel: 'PgUp',
+    label: 'scroll the log up a page',
+    footer: 'page',
+    footerKeys: 'PgUp/Dn',
+  },
+  {
+    command: 'log-page-down',
+    mode: 'main',
+    focus: 'log',
+    keys: [{ special: 'pageDown' }],
+    keyLabel: 'PgDn',
+    label: 'scroll the log down a page',
+    footer: null,
+  },
+  {
+    command: 'log-oldest',
+    mode: 'main',
+    focus: 'log',
+    keys: [{ char: 'g' }, { special: 'home' }],
+    keyLabel: 'g Home',
+    label: 'the oldest decision',
+    footer: null,
+  },
+  {
+    command: 'log-newest',
+    mode: 'main',
+    focus: 'log',
+    keys: [{ char: 'G' }, { special: 'end' }],
+    keyLabel: 'G End',
+    label: 'the newest decision, and follow again',
+    footer: 'newest',
+    footerKeys: 'G',
+  },
+  {
+    command: 'explain',
+    mode: 'main',
+    focus: 'log',
+    keys: [{ special: 'return' }],
+    keyLabel: 'Enter',
+    label: 'explain the decision: what `routeplane why` prints',
+    footer: 'explain',
+  },
+  {
+    command: 'switch-focus',
+    mode: 'main',
+    keys: [{ special: 'tab' }],
+    keyLabel: 'Tab',
+    label: 'move the focus between chains & seats and the decision log',
+    footer: (ctx) => (ctx.focus === 'upper' ? 'log' : 'chains'),
   },
   {
     command: 'reset-selected',
@@ -87,9 +192,19 @@ export const KEYMAP: readonly KeyBinding[] = [
     keys: [{ char: 'r' }],
     keyLabel: 'r',
     label: 'reset the selected seat or target (asks first)',
-    footer: 'reset',
-    enabled: (ctx) => canReset(ctx) && ctx.hasSelection,
-    disabledReason: (ctx) => (canReset(ctx) ? 'select a seat or target first (↑/↓)' : whyNoReset(ctx)),
+    footer: (ctx) => (ctx.focus === 'upper' ? 'reset' : null),
+    destructive: true,
+    ...onSelection('reset'),
+  },
+  {
+    command: 'probe-selected',
+    mode: 'main',
+    keys: [{ char: 'P' }],
+    keyLabel: 'P',
+    label: 'make the selected seat or target probe-ready now (asks)',
+    footer: (ctx) => (ctx.focus === 'upper' ? 'probe' : null),
+    destructive: true,
+    ...onSelection('probe'),
   },
   {
     command: 'reset-all',
@@ -98,15 +213,16 @@ export const KEYMAP: readonly KeyBinding[] = [
     keyLabel: 'R',
     label: 'reset every breaker (asks first, default No)',
     footer: 'reset all',
-    enabled: canReset,
-    disabledReason: whyNoReset,
+    destructive: true,
+    enabled: canAct,
+    disabledReason: whyCannotAct('reset'),
   },
   {
     command: 'toggle-pause',
     mode: 'main',
     keys: [{ char: 'p' }],
     keyLabel: 'p',
-    label: 'pause / follow the decision log',
+    label: 'hold the decision log still / follow it again',
     footer: (ctx) => (ctx.paused ? 'follow' : 'pause'),
   },
   {
@@ -147,24 +263,68 @@ export const KEYMAP: readonly KeyBinding[] = [
   { command: 'filter-apply', mode: 'filter', keys: [{ special: 'return' }], keyLabel: 'Enter', label: 'keep this filter', footer: 'keep' },
   { command: 'filter-cancel', mode: 'filter', keys: [{ special: 'escape' }], keyLabel: 'Esc', label: 'clear the filter', footer: 'clear' },
 
-  { command: 'confirm-yes', mode: 'confirm', keys: [{ char: 'y' }, { char: 'Y' }], keyLabel: 'y', label: 'yes, reset', footer: 'yes' },
+  { command: 'confirm-yes', mode: 'confirm', keys: [{ char: 'y' }, { char: 'Y' }], keyLabel: 'y', label: 'yes, do it', footer: 'yes' },
   {
     command: 'confirm-no',
     mode: 'confirm',
-    keys: [{ char: 'n' }, { char: 'N' }, { special: 'return' }, { special: 'escape' }],
-    keyLabel: 'n Enter Esc',
-    label: 'no, keep the breakers (the default)',
+    keys: [{ char: 'n' }, { char: 'N' }, { special: 'return' }, { special: 'escape' }, { char: 'q' }],
+    keyLabel: 'n Enter Esc q',
+    label: 'no, change nothing (the default)',
     footer: 'no',
     footerKeys: 'n/Enter',
   },
 
   {
-    command: 'close-help',
+    command: 'overlay-up',
+    mode: 'help',
+    keys: [{ special: 'up' }, { char: 'k' }, { special: 'pageUp' }],
+    keyLabel: '↑ k PgUp',
+    label: 'scroll up',
+    footer: 'scroll',
+    footerKeys: '↑↓',
+  },
+  {
+    command: 'overlay-down',
+    mode: 'help',
+    keys: [{ special: 'down' }, { char: 'j' }, { special: 'pageDown' }],
+    keyLabel: '↓ j PgDn',
+    label: 'scroll down',
+    footer: null,
+  },
+  {
+    command: 'close-overlay',
     mode: 'help',
     keys: [{ special: 'escape' }, { char: '?' }, { char: 'q' }],
     keyLabel: 'Esc ? q',
     label: 'close this help',
-    footer: 'close help',
+    footer: 'close',
+    footerKeys: 'Esc',
+  },
+
+  {
+    command: 'overlay-up',
+    mode: 'explain',
+    keys: [{ special: 'up' }, { char: 'k' }, { special: 'pageUp' }],
+    keyLabel: '↑ k PgUp',
+    label: 'scroll up',
+    footer: 'scroll',
+    footerKeys: '↑↓',
+  },
+  {
+    command: 'overlay-down',
+    mode: 'explain',
+    keys: [{ special: 'down' }, { char: 'j' }, { special: 'pageDown' }],
+    keyLabel: '↓ j PgDn',
+    label: 'scroll down',
+    footer: null,
+  },
+  {
+    command: 'close-overlay',
+    mode: 'explain',
+    keys: [{ special: 'escape' }, { char: 'q' }, { special: 'return' }],
+    keyLabel: 'Esc q',
+    label: 'close the explanation',
+    footer: 'close',
     footerKeys: 'Esc',
   },
 ];
@@ -174,6 +334,7 @@ export const MODE_TITLES: Record<Mode, string> = {
   filter: 'While filtering',
   confirm: 'While confirming',
   help: 'In this help',
+  explain: 'In a decision',
 };
 
 function matches(spec: KeySpec, input: string, key: Key): boolean {
@@ -183,6 +344,16 @@ function matches(spec: KeySpec, input: string, key: Key): boolean {
       return key.upArrow;
     case 'down':
       return key.downArrow;
+    case 'pageUp':
+      return key.pageUp;
+    case 'pageDown':
+      return key.pageDown;
+    case 'home':
+      return key.home;
+    case 'end':
+      return key.end;
+    case 'tab':
+      return key.tab && !key.shift;
     case 'return':
       return key.return;
     case 'escape':
@@ -195,9 +366,20 @@ function matches(spec: KeySpec, input: string, key: Key): boolean {
   }
 }
 
-/** The binding a key press means in `mode`, if any. */
-export function findBinding(mode: Mode, input: string, key: Key, keymap: readonly KeyBinding[] = KEYMAP): KeyBinding | undefined {
-  return keymap.find((binding) => binding.mode === mode && binding.keys.some((spec) => matches(spec, input, key)));
+/** The binding a key press means in `mode` (and, in the main view, with `focus`), if any. */
+export function findBinding(
+  mode: Mode,
+  input: string,
+  key: Key,
+  focus: Focus = 'upper',
+  keymap: readonly KeyBinding[] = KEYMAP,
+): KeyBinding | undefined {
+  return keymap.find(
+    (binding) =>
+      binding.mode === mode &&
+      (binding.focus === undefined || binding.focus === focus) &&
+      binding.keys.some((spec) => matches(spec, input, key)),
+  );
 }
 
 export function isEnabled(binding: KeyBinding, ctx: KeyContext): boolean {

@@ -1,7 +1,8 @@
 import { MIN_COLUMNS, MIN_ROWS } from './lines/too-small-lines.js';
 
 /**
- * How the screen's rows are shared, top to bottom: header (2), chains,
+ * How the screen's rows are shared, top to bottom: header (2, or 3 with the
+ * demo's scene line), chains,
  * seats, decision log, an optional message line, footer (1). Each panel has
  * a title line. Chains and seats get the rows they need while the log keeps
  * at least LOG_MIN; past that they are windowed around the selection.
@@ -26,16 +27,18 @@ export type LayoutPlan =
       readonly seats: number;
       readonly log: number;
       readonly message: number;
+      readonly header: number;
     };
 
 export function planLayout(
   size: { columns: number; rows: number },
-  needs: { chains: number; seats: number; message: boolean },
+  needs: { chains: number; seats: number; message: boolean; scene?: boolean },
 ): LayoutPlan {
   if (size.columns < MIN_COLUMNS || size.rows < MIN_ROWS) return { kind: 'too-small', ...size };
   const height = size.rows - 1;
   const message = needs.message ? 1 : 0;
-  const body = height - HEADER_ROWS - FOOTER_ROWS - TITLE_ROWS - message;
+  const header = HEADER_ROWS + (needs.scene ? 1 : 0);
+  const body = height - header - FOOTER_ROWS - TITLE_ROWS - message;
   const available = body - LOG_MIN;
   let chains = needs.chains;
   let seats = needs.seats;
@@ -44,7 +47,7 @@ export function planLayout(
     chains = Math.min(needs.chains, available - seats);
     seats = Math.min(needs.seats, available - chains);
   }
-  return { kind: 'fits', width: size.columns, height, chains, seats, log: body - chains - seats, message };
+  return { kind: 'fits', width: size.columns, height, chains, seats, log: body - chains - seats, message, header };
 }
 
 /** The first row to show so that `focus` (if any) is inside a window of `height` rows. */

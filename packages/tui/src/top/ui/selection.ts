@@ -1,27 +1,28 @@
-import type { ResetRequest } from '../source/reset-request.js';
 import type { RouteView } from '../store/derive-view.js';
+import type { ActionTarget } from './actions.js';
 import { chainRowKey } from './lines/chain-lines.js';
 import type { SeatRow } from './lines/seat-lines.js';
 
 /**
- * The rows ↑/↓ move through: every target of every chain, then every seat
- * row. A selection is remembered by key, so it follows its target when a
- * trip moves it to the back, and falls back to the same position when its
- * row goes away (a model breaker row that was cleared).
+ * The rows ↑/↓ move through in the upper panes: every target of every chain,
+ * then every seat row. A selection is remembered by key, so it follows its
+ * target when a trip moves it to the back, and falls back to the same
+ * position when its row goes away (a model breaker row that was cleared).
  */
 export interface SelectableRow {
   readonly key: string;
-  readonly reset: ResetRequest;
+  /** what `r` and `P` act on */
+  readonly target: ActionTarget;
 }
 
 export function selectableRows(routes: readonly RouteView[], seats: readonly SeatRow[]): SelectableRow[] {
   const rows: SelectableRow[] = [];
   for (const route of routes) {
     for (const target of route.chain) {
-      rows.push({ key: chainRowKey(route.route, target), reset: { scope: 'target', seat: target.seat, model: target.model } });
+      rows.push({ key: chainRowKey(route.route, target), target: { seat: target.seat, model: target.model } });
     }
   }
-  for (const seat of seats) rows.push({ key: seat.key, reset: seat.reset });
+  for (const seat of seats) rows.push({ key: seat.key, target: seat.target });
   return rows;
 }
 

@@ -1,4 +1,4 @@
-import type { Breaker, InfluenceInfo } from '@routeplane/shared';
+import type { Breaker, DecisionEvent, InfluenceInfo } from '@routeplane/shared';
 import { ConnectionManager } from '../../../src/top/source/connection-manager.js';
 import { MonitorStore } from '../../../src/top/store/monitor-store.js';
 import { App } from '../../../src/top/ui/components/App.js';
@@ -25,18 +25,24 @@ export async function startApp(
     colour?: boolean;
     /** what the first frame shows (default: the header's `● live`) */
     firstFrame?: string;
-    /** how long transient messages stay (the app's default is 5 s) */
-    messageMs?: number;
+    /** the demo's scene line */
+    scene?: (now: number) => string | null;
+    /** the daemon's decision history (`recent`) at start */
+    recent?: (now: number) => DecisionEvent[];
   } = {},
 ): Promise<AppHarness> {
-  const daemon = await FakeDaemon.start({ breakers: options.breakers?.(Date.now()), influence: options.influence });
+  const daemon = await FakeDaemon.start({
+    breakers: options.breakers?.(Date.now()),
+    influence: options.influence,
+    recent: options.recent?.(Date.now()),
+  });
   const store = new MonitorStore({ flushIntervalMs: 20 });
   const manager = new ConnectionManager({ connect: daemon.connect, store, initialBackoffMs: 100, maxBackoffMs: 400 });
   const started = await manager.start();
   if (!started.ok) throw started.error;
   store.start();
   const ui = renderInk(
-    <App store={store} actions={manager} theme={createTheme({ colour: options.colour ?? false })} messageMs={options.messageMs} />,
+    <App store={store} actions={manager} theme={createTheme({ colour: options.colour ?? false })} scene={options.scene} />,
     {
       columns: options.columns ?? 100,
       rows: options.rows ?? 30,

@@ -15,6 +15,8 @@ import {
   type InfluenceInfo,
   isProbed,
   LineSplitter,
+  RECENT_MAX,
+  type SeatUsage,
   type Snapshot,
 } from '@routeplane/shared';
 import { connectControl } from '../../../src/client/control-client.js';
@@ -48,6 +50,8 @@ export interface FakeDaemonOptions {
   influence?: InfluenceInfo;
   /** what `hello` says its protocol is (a v1 daemon says none) */
   protocol?: number | null;
+  /** decisions the daemon made before anyone watched: `recent` answers with them (and every one decided since) */
+  recent?: readonly DecisionEvent[];
 }
 
 interface Connection {
@@ -82,6 +86,10 @@ export class FakeDaemon {
   afterSnapshot: (() => void) | null = null;
   /** how many of the next `snapshot` requests get an `internal` error reply */
   failSnapshots = 0;
+  /** the daemon's ring of recent decisions, oldest first (at most RECENT_MAX) */
+  recent: DecisionEvent[];
+  /** usage windows per seat, as the snapshot reports them */
+  usage = new Map<string, SeatUsage>();
 
   private server: Server | null = null;
   private readonly connections = new Set<Connection>();
@@ -96,6 +104,7 @@ export class FakeDaemon {
     this.routes = [...(options.routes ?? ROUTES)];
     this.influence = options.influence ?? INFLUENCE;
     this.protocol = options.protocol === undefined ? 2 : options.protocol;
+    this.recent = [...(options.recent ?? [])];
     for (const b of options.breakers ?? []) this.breakers.set(b.key, b);
   }
 
@@ -120,13 +129,14 @@ export class FakeDaemon {
   }
 
   snapshot(): Snapshot {
-    return snapshotOf({
+    const snapshot = snapshotOf({
       now: Date.now(),
       seq: this.seq,
       breakers: [...this.breakers.values()],
       routes: this.routes,
       influence: this.influence,
     });
+    return { ...snapshot, seats: snapshot.seats.map((s) => ({ ...s, usage: this.usage.get(s.id) ?? null })) };
   }
 
   // ── sending ───────────────────────────────────────────────────────
@@ -136,6 +146,7 @@ export class FakeDaemon {
     const stamped = { ...event, seq: event.seq ?? this.seq + 1, ts: event.ts ?? Date.now() } as DaemonEvent;
     this.seq = Math.max(this.seq, stamped.seq);
     if (stamped.type === 'breaker') applyBreakerEvent(this.breakers, stamped);
+    if (stamped.type === 'decision') this.recent = [...this.recent, stamped].slice(-RECENT_MAX);
     this.send(encodeLine({ event: stamped }));
     return stamped;
   }
@@ -194,6 +205,11 @@ export class FakeDaemon {
     this.pid += 1;
     this.startedAt = Date.now();
     await this.listen();
+  }
+
+  /** The same daemon listening again (a daemon that was not started yet appears). */
+  async resume(): Promise<void> {
+    if (!this.server) await this.listen();
   }
 
   async close(): Promise<void> {
@@ -268,6 +284,10 @@ export class FakeDaemon {
           return void reply({ cleared: this.reset(args) });
         case 'probe':
           return void reply({ made_ready: this.probe(args) });
+        case 'recent': {
+          const n = (request as { n?: number }).n ?? RECENT_MAX;
+          return void reply({ decisions: this.recent.slice(-n) });
+        }
         default:
           throw new RequestFailure('unknown_command', `unknown command "${cmd}"`);
       }

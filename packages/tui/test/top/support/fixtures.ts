@@ -34,6 +34,7 @@ export const UPSTREAM: Record<string, string> = { 'work-max': ANTHROPIC, 'person
 
 export interface FixtureRoute {
   model: string;
+  balance?: RouteRef['balance'];
   chain: { seat: string; model: string; weight?: number }[];
 }
 
@@ -77,7 +78,7 @@ export const MEMORY_STORE: StoreInfo = { kind: 'memory', state: 'ok', since: 0, 
 export function routeRefs(routes: readonly FixtureRoute[] = ROUTES): RouteRef[] {
   return routes.map((r) => ({
     model: r.model,
-    balance: 'ordered',
+    balance: r.balance ?? 'ordered',
     chain: r.chain.map((t, index) => ({ seat: t.seat, model: t.model, index, weight: t.weight ?? 1 })),
   }));
 }

@@ -8,8 +8,12 @@ import { CLI_PATH, requireBuiltCli, spawnCli } from '../../../../daemon/test/hel
 
 /**
  * The real thing for end-to-end tests: a fake upstream (a real HTTP server in
- * the test process) where seat A answers 402 and seat B answers 200, and the
- * daemon run by the built CLI (`routeplane serve --config <tmpfile>`).
+ * the test process) and the daemon run by the built CLI (`routeplane serve
+ * --config <tmpfile>`). Seat A is either an API key that answers 402, or a
+ * Claude subscription that reports its 5-hour window on every answer and,
+ * once its window is spent, answers 429 with the unified reset headers
+ * (spec/signals.md, the exact bodies of reference/provider-signals.md);
+ * seat B answers 200.
  */
 export const CLI = CLI_PATH;
 
@@ -18,23 +22,54 @@ export const assertBuilt = requireBuiltCli;
 export interface FakeUpstream {
   readonly url: string;
   readonly requests: string[];
+  /** the subscription seat's 5-hour window: used share, and whether it is spent (429 until its reset) */
+  window: { utilization: number; spent: boolean; resetAt: number };
   close(): Promise<void>;
 }
 
-export async function startFakeUpstream(): Promise<FakeUpstream> {
+/** The unified headers a Claude subscription sends on every answer. */
+function unifiedHeaders(window: FakeUpstream['window']): Record<string, string> {
+  const status = window.spent ? 'rejected' : window.utilization >= 0.8 ? 'allowed_warning' : 'allowed';
+  const reset = String(Math.round(window.resetAt / 1000));
+  return {
+    'anthropic-ratelimit-unified-status': status,
+    'anthropic-ratelimit-unified-reset': reset,
+    'anthropic-ratelimit-unified-representative-claim': 'five_hour',
+    'anthropic-ratelimit-unified-5h-utilization': window.utilization.toFixed(2),
+    'anthropic-ratelimit-unified-5h-reset': reset,
+    'anthropic-ratelimit-unified-5h-status': status,
+  };
+}
+
+export async function startFakeUpstream(options: { seatA?: 'billing' | 'subscription' } = {}): Promise<FakeUpstream> {
   const requests: string[] = [];
+  const upstream = {
+    window: { utilization: 0.62, spent: false, resetAt: Date.now() + (2 * 60 + 14) * 60_000 + 30_000 },
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       requests.push(req.url ?? '');
-      if (req.url?.startsWith('/seat-a/')) {
+      const subscription = options.seatA === 'subscription' && req.url?.startsWith('/seat-a/');
+      if (req.url?.startsWith('/seat-a/') && !subscription) {
         res.writeHead(402, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ type: 'error', error: { type: 'billing_error', message: 'credit balance too low' } }));
         return;
       }
+      if (subscription && upstream.window.spent) {
+        res.writeHead(429, { 'content-type': 'application/json', ...unifiedHeaders(upstream.window) });
+        res.end(
+          JSON.stringify({
+            type: 'error',
+            error: { type: 'rate_limit_error', message: "This request would exceed your account's rate limit. Please try again later." },
+            request_id: 'req_e2e_window',
+          }),
+        );
+        return;
+      }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { model?: string };
-      res.writeHead(200, { 'content-type': 'application/json' });
+      res.writeHead(200, { 'content-type': 'application/json', ...(subscription ? unifiedHeaders(upstream.window) : {}) });
       res.end(
         JSON.stringify({
           id: 'msg_e2e',
@@ -53,6 +88,12 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    get window() {
+      return upstream.window;
+    },
+    set window(w) {
+      upstream.window = w;
+    },
     close: () =>
       new Promise((ok) => {
         server.closeAllConnections();

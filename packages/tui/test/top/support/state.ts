@@ -6,11 +6,16 @@ import type { MonitorState } from '../../../src/top/store/monitor-state.js';
 /** A MonitorState as the store would hold it after `snapshot` and `decisions`, for panel tests. */
 export function stateFrom(
   snapshot: Snapshot,
-  options: { decisions?: DecisionEvent[]; connection?: MonitorState['connection'] } = {},
+  options: {
+    decisions?: DecisionEvent[];
+    connection?: MonitorState['connection'];
+    activity?: MonitorState['activity'];
+    shares?: MonitorState['shares'];
+  } = {},
 ): MonitorState {
   const now = snapshot.now;
   const model = modelOf(snapshot);
-  const decisions = (options.decisions ?? []).map((event, i) => ({ n: i + 1, event }));
+  const decisions = (options.decisions ?? []).map((event) => ({ id: event.request_id, event }));
   return {
     now,
     connection: options.connection ?? { kind: 'live', since: now - 1000 },
@@ -23,6 +28,8 @@ export function stateFrom(
     store: snapshot.store,
     decisions,
     decisionsReceived: decisions.length,
-    rates: { requestsPerSec: 2.5, failoversPerMin: 3 },
+    rates: { requestsPerSec: 2.5, failoversPerMin: 3, backgroundPerMin: 0, skippedPerMin: 0 },
+    activity: options.activity ?? new Map(),
+    shares: options.shares ?? new Map(),
   };
 }

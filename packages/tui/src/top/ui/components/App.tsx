@@ -1,27 +1,30 @@
 import { Box, useApp } from 'ink';
-import { useEffect, useMemo, useReducer } from 'react';
-import { type Tone, seg } from '../../../output/segment.js';
+import { useMemo, useReducer } from 'react';
+import { seg } from '../../../output/segment.js';
 import type { MonitorActions } from '../../source/connection-manager.js';
-import { describeReset, type ResetOutcome, type ResetRequest } from '../../source/reset-request.js';
+import { countdownClock } from '../../store/monitor-state.js';
 import type { MonitorStore } from '../../store/monitor-store.js';
+import { type ActionMessage, type ConfirmAction, actionStarted, probeDone, resetDone } from '../actions.js';
 import { useKeyHandler } from '../hooks/use-key-handler.js';
 import { useMonitorState } from '../hooks/use-monitor-state.js';
 import { useTerminalSize } from '../hooks/use-terminal-size.js';
 import type { KeyContext } from '../keymap.js';
-import { handleKey } from '../monitor-keys.js';
-import { HEADER_ROWS, FOOTER_ROWS, planLayout } from '../layout.js';
+import { FOOTER_ROWS, planLayout } from '../layout.js';
+import { matchesFilter } from '../lines/decision-lines.js';
 import { clipLine, line } from '../lines/line.js';
 import { seatRows } from '../lines/seat-lines.js';
+import { handleKey } from '../monitor-keys.js';
 import { resolveSelection, selectableRows } from '../selection.js';
 import type { Theme } from '../theme.js';
 import { initialUi, uiReducer } from '../ui-state.js';
 import { ChainsPanel } from './ChainsPanel.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { DecisionLogPanel } from './DecisionLogPanel.js';
+import { ExplainOverlay, explainScrollMax } from './ExplainOverlay.js';
 import { FilterPrompt } from './FilterPrompt.js';
 import { Footer } from './Footer.js';
 import { HeaderPanel } from './HeaderPanel.js';
-import { HelpOverlay } from './HelpOverlay.js';
+import { HelpOverlay, helpScrollMax } from './HelpOverlay.js';
 import { Lines } from './Lines.js';
 import { SeatsPanel } from './SeatsPanel.js';
 import { ThemeContext } from './theme-context.js';
@@ -31,8 +34,10 @@ export interface AppProps {
   store: MonitorStore;
   actions: MonitorActions;
   theme: Theme;
-  /** how long a transient message stays */
-  messageMs?: number;
+  /** the demo's scene in words at a time (`scene 2/4: …`), shown under the header */
+  scene?: (now: number) => string | null;
+  /** wall clock for the key guard */
+  clock?: () => number;
 }
 
 /** `routeplane top`: header, chains, seats, decision log, footer — top to bottom. */
@@ -44,48 +49,62 @@ export function App({ theme, ...props }: AppProps) {
   );
 }
 
-function resetMessage(request: ResetRequest, outcome: ResetOutcome): { text: string; tone: Tone } {
-  if (outcome.ok) return { text: `✓ reset ${describeReset(request)}: cleared ${outcome.cleared} breaker(s)`, tone: 'ok' };
-  if (outcome.code === 'influence_disabled') return { text: 'routing influence is disabled (no breakers to reset)', tone: 'warn' };
-  return { text: `✗ reset ${describeReset(request)} failed: ${outcome.message}`, tone: 'bad' };
-}
-
-function Monitor({ store, actions, messageMs = 5000 }: Omit<AppProps, 'theme'>) {
+function Monitor({ store, actions, scene, clock = Date.now }: Omit<AppProps, 'theme'>) {
   const state = useMonitorState(store);
   const size = useTerminalSize();
   const { exit } = useApp();
   const [ui, dispatch] = useReducer(uiReducer, initialUi);
 
-  const seatRowList = useMemo(() => seatRows(state.seats, state.now), [state.seats, state.now]);
+  const { now: countdownNow, stale } = countdownClock(state);
+  const countdowns = useMemo(() => ({ now: countdownNow, stale }), [countdownNow, stale]);
+  const seatRowList = useMemo(
+    () => seatRows(state.seats, { clock: countdowns, activity: state.activity }),
+    [state.seats, state.activity, countdowns],
+  );
   const rows = useMemo(() => selectableRows(state.routes, seatRowList), [state.routes, seatRowList]);
   const selected = resolveSelection(rows, ui.selection);
+  const listed = useMemo(
+    () => (ui.filter === '' ? state.decisions : state.decisions.filter((d) => matchesFilter(d.event, ui.filter))),
+    [state.decisions, ui.filter],
+  );
+  const logIds = useMemo(() => listed.map((d) => d.id), [listed]);
   const connected = state.connection.kind === 'live';
   const ctx: KeyContext = {
     connected,
     influenceEnabled: state.influence?.enabled ?? false,
     hasSelection: selected !== null,
     filterActive: ui.filter !== '',
-    paused: ui.pausedAt !== null,
+    paused: !ui.log.follow,
+    focus: ui.focus,
   };
+  const sceneText = scene?.(state.now) ?? null;
   const targetCount = state.routes.reduce((n, r) => n + r.chain.length, 0);
-  const plan = planLayout(size, { chains: Math.max(1, targetCount), seats: seatRowList.length, message: ui.message !== null });
+  const plan = planLayout(size, {
+    chains: Math.max(1, targetCount),
+    seats: seatRowList.length,
+    message: ui.message !== null,
+    scene: sceneText !== null,
+  });
+  const bodyHeight = plan.kind === 'fits' ? plan.height - plan.header - FOOTER_ROWS - plan.message : 0;
+  const width = plan.kind === 'fits' ? plan.width : size.columns;
+  const logHeight = plan.kind === 'fits' ? plan.log : 1;
 
-  useEffect(() => {
-    if (ui.message === null) return;
-    const id = ui.messageId;
-    const timer = setTimeout(() => dispatch({ type: 'message-expired', id }), messageMs);
-    return () => clearTimeout(timer);
-  }, [ui.message, ui.messageId, messageMs]);
-
-  const say = (text: string, tone: Tone) => dispatch({ type: 'message', message: { text, tone } });
-
-  const runReset = (request: ResetRequest) => {
-    say(`resetting ${describeReset(request)}…`, 'muted');
-    void actions.reset(request).then((outcome) => {
-      const { text, tone } = resetMessage(request, outcome);
-      say(text, tone);
-    });
+  const say = (message: ActionMessage) => dispatch({ type: 'message', message });
+  const act = (action: ConfirmAction) => {
+    say(actionStarted(action));
+    if (action.kind === 'probe') {
+      void actions.probe(action.target.seat, action.target.model).then((outcome) => say(probeDone(action, outcome)));
+    } else {
+      void actions.reset(action.request).then((outcome) => say(resetDone(action, outcome)));
+    }
   };
+  const mode = ui.mode;
+  const overlayMax =
+    mode.kind === 'help'
+      ? helpScrollMax(width, bodyHeight)
+      : mode.kind === 'explain'
+        ? explainScrollMax(mode.decision, width, bodyHeight)
+        : 0;
 
   useKeyHandler((input, key) =>
     handleKey(input, key, {
@@ -94,45 +113,54 @@ function Monitor({ store, actions, messageMs = 5000 }: Omit<AppProps, 'theme'>) 
       ctx,
       rows,
       selected,
+      seats: state.seats,
+      logIds,
+      logHeight,
+      decisionById: (id) => listed.find((d) => d.id === id)?.event,
+      overlayMax,
+      overlayPage: Math.max(1, bodyHeight - 2),
       tooSmall: plan.kind === 'too-small',
-      decisionsReceived: state.decisionsReceived,
+      now: clock,
       quit: exit,
       say,
-      reset: runReset,
+      act,
     }),
   );
 
   if (plan.kind === 'too-small') return <TooSmall columns={plan.columns} rows={plan.rows} />;
 
-  const { width } = plan;
   const greyed = state.connection.kind === 'disconnected';
-  const bodyHeight = plan.height - HEADER_ROWS - FOOTER_ROWS - plan.message;
-  const mode = ui.mode;
+  const upperKey = ui.focus === 'upper' ? (selected?.key ?? null) : null;
 
   return (
     <Box flexDirection="column" width={width} height={plan.height}>
-      <HeaderPanel state={state} width={width} />
+      <HeaderPanel state={state} width={width} scene={sceneText} />
       {mode.kind === 'help' ? (
-        <HelpOverlay width={width} height={bodyHeight} />
+        <HelpOverlay width={width} height={bodyHeight} scroll={mode.scroll} />
+      ) : mode.kind === 'explain' ? (
+        <ExplainOverlay decision={mode.decision} width={width} height={bodyHeight} scroll={mode.scroll} />
       ) : (
         <>
           <ChainsPanel
             routes={state.routes}
-            now={state.now}
+            clock={countdowns}
+            shares={state.shares}
             width={width}
             height={plan.chains}
-            selectedKey={selected?.key ?? null}
+            selectedKey={upperKey}
             greyed={greyed}
           />
-          <SeatsPanel rows={seatRowList} width={width} height={plan.seats} selectedKey={selected?.key ?? null} greyed={greyed} />
+          <SeatsPanel rows={seatRowList} now={countdowns.now} width={width} height={plan.seats} selectedKey={upperKey} greyed={greyed} />
           {mode.kind === 'confirm' ? (
-            <ConfirmDialog request={mode.request} seats={state.seats} width={width} height={plan.log + 1} />
+            <ConfirmDialog action={mode.action} seats={state.seats} width={width} height={plan.log + 1} />
           ) : (
             <DecisionLogPanel
-              decisions={state.decisions}
-              received={state.decisionsReceived}
+              decisions={listed}
+              total={state.decisions.length}
               filter={ui.filter}
-              pausedAt={ui.pausedAt}
+              view={ui.log}
+              focused={ui.focus === 'log'}
+              emptyText={state.connection.kind === 'waiting' ? 'no daemon yet: decisions show once it answers' : 'waiting for requests…'}
               width={width}
               height={plan.log}
               greyed={greyed}

@@ -1,19 +1,19 @@
-import type { ResetRequest } from '../../source/reset-request.js';
 import type { SeatView } from '../../store/derive-view.js';
+import type { ConfirmAction } from '../actions.js';
 import { confirmLines } from '../lines/confirm-lines.js';
 import { Lines } from './Lines.js';
 
-/** The y/N question before a reset. While it shows, keys go to it first: only `y` resets; n, Enter and Esc cancel. */
+/** The y/N question before a reset or a probe. While it shows, keys go to it first: only `y` acts; n, Enter, Esc and q cancel. */
 export function ConfirmDialog({
-  request,
+  action,
   seats,
   width,
   height,
 }: {
-  request: ResetRequest;
+  action: ConfirmAction;
   seats: readonly SeatView[];
   width: number;
   height: number;
 }) {
-  return <Lines lines={confirmLines(request, seats, width)} height={height} />;
+  return <Lines lines={confirmLines(action, seats, width)} height={height} />;
 }

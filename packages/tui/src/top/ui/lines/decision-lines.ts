@@ -26,10 +26,19 @@ export function matchesFilter(decision: DecisionEvent, filter: string): boolean 
   return needle === '' || filterHaystack(decision).includes(needle);
 }
 
-export function decisionLines(entries: readonly DecisionEntry[], options: { width: number }): Line[] {
+/** `selectedId` marks one line (the log has the focus): `›` and the time highlighted. */
+export function decisionLines(entries: readonly DecisionEntry[], options: { width: number; selectedId?: string | null }): Line[] {
   const { width } = options;
   if (entries.length === 0) return [];
-  const routeWidth = Math.min(ROUTE_MAX, Math.max(5, ...entries.map((e) => textWidth(e.event.route ?? '—'))));
+  const routeWidth = Math.min(
+    Math.max(ROUTE_MAX, Math.floor(width / 6)),
+    Math.max(5, ...entries.map((e) => textWidth(e.event.route ?? '—'))),
+  );
   const latencyWidth = Math.max(5, ...entries.map((e) => formatLatency(e.event.duration_ms).length));
-  return entries.map(({ event }) => line([seg(' '), ...decisionSegments(event, { routeWidth, latencyWidth, width: width - 1 })]));
+  return entries.map(({ id, event }) => {
+    const segments = decisionSegments(event, { routeWidth, latencyWidth, width: width - 1 });
+    if (id !== options.selectedId) return line([seg(' '), ...segments], `decision:${id}`);
+    const [time, ...rest] = segments;
+    return line([seg('›', 'key'), ...(time ? [seg(time.text, 'selected')] : []), ...rest], `decision:${id}`);
+  });
 }

@@ -6,10 +6,11 @@ import { clipLine, line, type Line } from './line.js';
 /**
  * The footer: the keys of the current mode, from the keymap table. A key that
  * cannot act now (reset while disconnected) is dimmed, not hidden, so the
- * layout does not jump. When the line is too narrow, hints drop from the
+ * layout does not jump. In the main view only the keys of the pane with the
+ * focus are listed (`Tab` says where it would move the focus). When the line is too narrow, hints drop from the
  * right, but `? help` and `q quit` always stay.
  */
-const ALWAYS_SHOWN = new Set(['open-help', 'quit', 'close-help']);
+const ALWAYS_SHOWN = new Set(['open-help', 'quit', 'close-overlay']);
 
 interface Hint {
   readonly binding: KeyBinding;
@@ -19,7 +20,7 @@ interface Hint {
 function hints(mode: Mode, ctx: KeyContext, keymap: readonly KeyBinding[]): Hint[] {
   const out: Hint[] = [];
   for (const binding of keymap) {
-    if (binding.mode !== mode) continue;
+    if (binding.mode !== mode || (binding.focus !== undefined && binding.focus !== ctx.focus)) continue;
     const text = footerText(binding, ctx);
     if (text === null) continue;
     const enabled = isEnabled(binding, ctx);

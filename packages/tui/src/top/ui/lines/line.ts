@@ -55,3 +55,44 @@ export function cell(text: string, width: number, tone: Tone): Segment[] {
   const pad = width - textWidth(shown);
   return pad > 0 ? [seg(shown, tone), seg(' '.repeat(pad))] : [seg(shown, tone)];
 }
+
+/**
+ * `l` over as many rows as it needs at `width`, broken between words, each
+ * continuation indented by `indent` columns — for text that must be read
+ * whole (an explained decision), not cut. A word longer than a row is
+ * broken where the row ends.
+ */
+export function wrapLine(l: Line, width: number, indent: number): Line[] {
+  if (lineWidth(l) <= width) return [l];
+  const rows: Segment[][] = [[]];
+  let used = 0;
+  const newRow = () => {
+    rows.push([seg(' '.repeat(indent))]);
+    used = indent;
+  };
+  const put = (text: string, tone: Tone) => {
+    rows.at(-1)!.push(seg(text, tone));
+    used += textWidth(text);
+  };
+  for (const s of l.segments) {
+    // words with the spaces before them: `a b` → `a`, ` b`
+    for (const word of s.text.split(/(?= )/)) {
+      const w = textWidth(word);
+      if (used + w <= width) {
+        put(word, s.tone);
+        continue;
+      }
+      const bare = word.replace(/^ +/, '');
+      if (used > indent && indent + textWidth(bare) <= width) {
+        newRow();
+        put(bare, s.tone);
+        continue;
+      }
+      for (const ch of bare) {
+        if (used + textWidth(ch) > width) newRow();
+        put(ch, s.tone);
+      }
+    }
+  }
+  return rows.map((segments) => line(segments));
+}

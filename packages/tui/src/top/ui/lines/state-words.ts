@@ -56,19 +56,50 @@ export function reasonWords(state: TargetState, reasons: readonly TripReason[]):
   return reasons.map((r) => REASON_WORD[r]).join('+');
 }
 
-/** A countdown in words: `probe in 42s` for what is probed once it runs out, `ends in 3m05s` for a rate limit. */
-export function countdown(until: number, now: number, probed: boolean): string {
-  return `${probed ? 'probe in' : 'ends in'} ${formatDuration(until - now)}`;
+/**
+ * What a countdown runs to: a probe (`probe in 41s`), the end of a rate limit
+ * (`ends in 3s`: it needs no probe) or a provider's stated quota reset
+ * (`resets in 2h14m`): three different things, three different words.
+ */
+export type CountdownKind = 'probe' | 'ends' | 'resets';
+
+/** The time a countdown is read at, and whether it stopped (the connection is lost: what it shows is stale). */
+export interface CountdownClock {
+  readonly now: number;
+  readonly stale: boolean;
 }
 
-/** What happens next for a chain entry: `probe in 42s`, `ends in 3m05s`, `probe ready`, `probing`, or nothing. */
-export function stateDetail(state: TargetState, reasons: readonly TripReason[], until: number | null, now: number): string {
+const COUNTDOWN_WORD: Record<CountdownKind, string> = { probe: 'probe in', ends: 'ends in', resets: 'resets in' };
+
+/** A countdown in words: `probe in 42s`, `ends in 3m05s`, `resets in 2h14m`; stopped ones say `(stale)`. */
+export function countdown(until: number, clock: CountdownClock, kind: CountdownKind): string {
+  return staleMark(`${COUNTDOWN_WORD[kind]} ${formatDuration(until - clock.now)}`, clock);
+}
+
+export function staleMark(text: string, clock: CountdownClock): string {
+  return clock.stale ? `${text} (stale)` : text;
+}
+
+/** What a tripped chain entry waits for, from the reasons the daemon gave it. */
+function entryCountdownKind(reasons: readonly TripReason[]): CountdownKind {
+  if (onlyRateLimited(reasons)) return 'ends';
+  return reasons.length > 0 && reasons.every((r) => r === 'quota' || r === 'rate_limit') ? 'resets' : 'probe';
+}
+
+/** The countdown kind of one breaker's `until`. */
+export function breakerCountdownKind(kind: BreakerKind): CountdownKind {
+  if (!isProbed(kind)) return 'ends';
+  return kind === 'quota' ? 'resets' : 'probe';
+}
+
+/** What happens next for a chain entry: `probe in 42s`, `ends in 3m05s`, `resets in 2h14m`, `probe ready`, `probing`, or nothing. */
+export function stateDetail(state: TargetState, reasons: readonly TripReason[], until: number | null, clock: CountdownClock): string {
   switch (state) {
     case 'healthy':
     case 'drained':
       return '';
     case 'tripped':
-      return until === null ? 'tripped' : countdown(until, now, !onlyRateLimited(reasons));
+      return until === null ? 'tripped' : countdown(until, clock, entryCountdownKind(reasons));
     case 'probe_ready':
       return 'probe ready';
     case 'probing':
@@ -77,7 +108,7 @@ export function stateDetail(state: TargetState, reasons: readonly TripReason[], 
 }
 
 /** The same for one breaker: its phase, and its kind for the countdown's word. */
-export function breakerDetail(kind: BreakerKind, phase: BreakerPhase, until: number | null, now: number): string {
-  if (phase !== 'open') return stateDetail(PHASE_STATE[phase], [], until, now);
-  return until === null ? 'tripped' : countdown(until, now, isProbed(kind));
+export function breakerDetail(kind: BreakerKind, phase: BreakerPhase, until: number | null, clock: CountdownClock): string {
+  if (phase !== 'open') return stateDetail(PHASE_STATE[phase], [], until, clock);
+  return until === null ? 'tripped' : countdown(until, clock, breakerCountdownKind(kind));
 }
