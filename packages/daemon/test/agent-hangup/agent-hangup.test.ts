@@ -135,6 +135,9 @@ describe.concurrent.each(MOMENTS)('an agent hanging up $name', (moment) => {
       outcome: 'aborted',
       status: d.attempts[0]!.status,
       ms: expect.any(Number),
+      evidence: null,
+      signal: null,
+      retry: 0,
     });
     expect(moment.statuses).toContain(d.attempts[0]!.status);
     expect(fx.t.events.all(isBreaker())).toEqual([]);

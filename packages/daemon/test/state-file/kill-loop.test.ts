@@ -111,7 +111,7 @@ describe('kill -9 during a burst of trips', () => {
       // the random moment is the subject here: not a wait for something to happen
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 400));
       s.cli.child.kill('SIGKILL');
-      expect(await s.cli.exited).toEqual({ code: null, signal: 'SIGKILL' });
+      expect(await s.cli.exited).toMatchObject({ code: null, signal: 'SIGKILL' });
       await b.done;
 
       if (readdirSync(join(home.dir, 'state')).some((n) => n.includes('.tmp-'))) tally.tempsLeft++;

@@ -98,5 +98,5 @@ export async function stateFileLines(served: Served): Promise<string[]> {
 /** SIGTERM, and the exit it must make: 0. */
 export async function stop(served: Served): Promise<void> {
   served.cli.child.kill('SIGTERM');
-  expect(await served.cli.exited).toEqual({ code: 0, signal: null });
+  expect(await served.cli.exited).toMatchObject({ code: 0, signal: null });
 }
