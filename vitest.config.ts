@@ -18,6 +18,7 @@ export default defineConfig({
             'packages/daemon/test/**/*.test.ts',
             'packages/tui/test/cli/**/*.test.ts',
             'packages/tui/test/demo/**/*.test.ts',
+            'packages/tui/test/docs/**/*.test.ts',
           ],
           // Importing fastify, undici and the daemon's source again for every file cost more
           // than most files' tests. These files share no module state: each test starts its
