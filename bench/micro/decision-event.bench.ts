@@ -22,12 +22,12 @@ let requestNo = 0;
 function emitOne(bus: EventBus): void {
   const n = ++requestNo;
   const chain: DecisionChainEntry[] = [
-    { seat: 'work-max', model: 'claude-sonnet-4-5', state: 'healthy', reason: null },
-    { seat: 'personal', model: 'claude-sonnet-4-5', state: 'healthy', reason: null },
+    { seat: 'work-max', model: 'claude-sonnet-5', state: 'healthy', reason: null },
+    { seat: 'personal', model: 'claude-sonnet-5', state: 'healthy', reason: null },
   ];
   const attempts: Attempt[] = [
-    { seat: 'work-max', model: 'claude-sonnet-4-5', outcome: 'http_429', status: 429, ms: 12 },
-    { seat: 'personal', model: 'claude-sonnet-4-5', outcome: 'ok', status: 200, ms: 340 },
+    { seat: 'work-max', model: 'claude-sonnet-5', outcome: 'http_429', status: 429, ms: 12 },
+    { seat: 'personal', model: 'claude-sonnet-5', outcome: 'ok', status: 200, ms: 340 },
   ];
   emitDecision(bus, {
     requestId: `rp-${n.toString(36)}`,
@@ -36,7 +36,7 @@ function emitOne(bus: EventBus): void {
     stream: true,
     chain,
     attempts,
-    servedBy: 'personal/claude-sonnet-4-5',
+    servedBy: 'personal/claude-sonnet-5',
     status: 200,
     startedAt: performance.now() - 353,
     failOpen: false,

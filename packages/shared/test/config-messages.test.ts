@@ -131,7 +131,7 @@ function setIn(doc: unknown, path: PropertyKey[], value: unknown): unknown {
 
 const VALID = {
   seats: [{ id: 'a', provider: 'anthropic', base_url: 'https://api.anthropic.com', api_key_env: 'KEY_A' }],
-  routes: [{ model: 'sonnet', chain: [{ seat: 'a', model: 'claude-sonnet-4-5' }] }],
+  routes: [{ model: 'sonnet', chain: [{ seat: 'a', model: 'claude-sonnet-5' }] }],
 };
 const BAD_VALUES: unknown[] = ['abc', '', 'x'.repeat(300), -1, 0, 0.5, 70_000, 1e12, true, null, [], [1], {}, { zz: 1 }];
 

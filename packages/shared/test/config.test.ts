@@ -18,7 +18,7 @@ seats:
 routes:
   - model: sonnet
     chain:
-      - { seat: work-max, model: claude-sonnet-4-5 }
+      - { seat: work-max, model: claude-sonnet-5 }
       - { seat: personal, model: gpt-5 }
 `;
 

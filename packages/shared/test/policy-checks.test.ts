@@ -28,8 +28,8 @@ seats:
 routes:
   - model: sonnet
 ${route}    chain:
-      - { seat: max-1, model: claude-sonnet-4-5${target} }
-      - { seat: max-2, model: claude-sonnet-4-5 }
+      - { seat: max-1, model: claude-sonnet-5${target} }
+      - { seat: max-2, model: claude-sonnet-5 }
   - model: opus
     chain:
       - { seat: max-1, model: claude-opus-4-1 }

@@ -96,7 +96,7 @@ describe('a subscriber that stops reading', () => {
   it('is dropped with an overflow line while a reading subscriber gets all 50,000 events in order, and the heap stays bounded', async () => {
     t = await startTestDaemon({
       seats: [{ id: 'max-a', provider: 'anthropic', upstream: 'http://127.0.0.1:9' }],
-      routes: [{ model: 'sonnet', chain: [{ seat: 'max-a', model: 'claude-sonnet-4-5' }] }],
+      routes: [{ model: 'sonnet', chain: [{ seat: 'max-a', model: 'claude-sonnet-5' }] }],
       influence: { enabled: true },
     });
     // the test helper's recorder keeps every event; it must not count as the daemon's heap

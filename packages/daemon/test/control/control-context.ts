@@ -20,8 +20,8 @@ export function controlOnlyContext(influenceEnabled = true): DaemonContext {
         {
           model: 'sonnet',
           chain: [
-            { seat: 'max-a', model: 'claude-sonnet-4-5' },
-            { seat: 'team', model: 'claude-sonnet-4-5' },
+            { seat: 'max-a', model: 'claude-sonnet-5' },
+            { seat: 'team', model: 'claude-sonnet-5' },
           ],
         },
       ],

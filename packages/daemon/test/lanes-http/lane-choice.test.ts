@@ -30,7 +30,7 @@ beforeAll(async () => {
     routes: [
       { model: 'gpt', chain: [{ seat: 'oa', model: 'gpt-5' }] },
       { model: 'batch', lane: 'background', chain: [{ seat: 'oa', model: 'gpt-5' }] },
-      { model: 'sonnet', chain: [{ seat: 'max', model: 'claude-sonnet-4-5' }] },
+      { model: 'sonnet', chain: [{ seat: 'max', model: 'claude-sonnet-5' }] },
     ],
     server: {
       agents: [

@@ -40,11 +40,11 @@ beforeAll(async () => {
       {
         model: 'sonnet',
         chain: [
-          { seat: 'max', model: 'claude-sonnet-4-5' },
-          { seat: 'spare', model: 'claude-sonnet-4-5' },
+          { seat: 'max', model: 'claude-sonnet-5' },
+          { seat: 'spare', model: 'claude-sonnet-5' },
         ],
       },
-      { model: 'solo', chain: [{ seat: 'max', model: 'claude-sonnet-4-5' }] },
+      { model: 'solo', chain: [{ seat: 'max', model: 'claude-sonnet-5' }] },
     ],
     influence: { enabled: true },
   });
@@ -59,7 +59,7 @@ afterAll(async () => {
 async function observe(up: FakeUpstream, seat: string, windows: Parameters<typeof reporting>[0]): Promise<void> {
   up.enqueue(reporting(windows));
   const x = await exchange(t, MESSAGES, message('sonnet'), { 'x-routeplane-pin': seat });
-  expect(x.decision.served_by).toBe(`${seat}/claude-sonnet-4-5`);
+  expect(x.decision.served_by).toBe(`${seat}/claude-sonnet-5`);
   expect(x.decision.lane).toBe('foreground');
 }
 
@@ -68,19 +68,19 @@ const servedBy = async (model: string, headers: Record<string, string> = BACKGRO
 
 describe('the reserve', () => {
   it('holds nothing back before any usage was seen', async () => {
-    expect(await servedBy('sonnet')).toBe('max/claude-sonnet-4-5');
+    expect(await servedBy('sonnet')).toBe('max/claude-sonnet-5');
   });
 
   it('above the line, background work goes to another seat; foreground keeps using it', async () => {
     const reset = nowS() + 3600;
     await observe(max, 'max', { '5h': { utilization: '0.85', reset } });
     const bg = await exchange(t, MESSAGES, message('sonnet'), BACKGROUND);
-    expect(bg.decision.served_by).toBe('spare/claude-sonnet-4-5');
+    expect(bg.decision.served_by).toBe('spare/claude-sonnet-5');
     expect(bg.decision.chain[1]).toMatchObject({ seat: 'max', state: 'tripped', reason: 'reserve' });
     expect(bg.res.headers.get('x-routeplane-decision')).toMatch(
-      /^spare\/claude-sonnet-4-5\(healthy\) -> max\/claude-sonnet-4-5\(tripped: reserve, (59m\d\ds|1h00m)\)$/,
+      /^spare\/claude-sonnet-5\(healthy\) -> max\/claude-sonnet-5\(tripped: reserve, (59m\d\ds|1h00m)\)$/,
     );
-    expect(await servedBy('sonnet', {})).toBe('max/claude-sonnet-4-5');
+    expect(await servedBy('sonnet', {})).toBe('max/claude-sonnet-5');
   });
 
   it('with nothing else routable: 503 until the window resets, naming the reserve', async () => {
@@ -93,26 +93,26 @@ describe('the reserve', () => {
       type: 'error',
       error: {
         message: expect.stringMatching(
-          /^all targets of route "solo" are held back for background work: max\/claude-sonnet-4-5 reserve \(resets in (59m\d\ds|1h00m)\)$/,
+          /^all targets of route "solo" are held back for background work: max\/claude-sonnet-5 reserve \(resets in (59m\d\ds|1h00m)\)$/,
         ),
       },
     });
     expect(x.decision).toMatchObject({ lane: 'background', skipped: true });
     expect(x.decision.chain).toEqual([
-      { seat: 'max', model: 'claude-sonnet-4-5', state: 'tripped', reason: 'reserve', pinned: false, left_ms: expect.any(Number) },
+      { seat: 'max', model: 'claude-sonnet-5', state: 'tripped', reason: 'reserve', pinned: false, left_ms: expect.any(Number) },
     ]);
-    expect(x.res.headers.get('x-routeplane-decision')).toMatch(/^max\/claude-sonnet-4-5\(tripped: reserve, (59m\d\ds|1h00m)\)$/);
+    expect(x.res.headers.get('x-routeplane-decision')).toMatch(/^max\/claude-sonnet-5\(tripped: reserve, (59m\d\ds|1h00m)\)$/);
     expect(max.requests.length).toBe(before);
     // no breaker holds it: nothing counts a skip
     expect(t.context.influence.breakers()).toEqual([]);
-    expect(await servedBy('solo', {})).toBe('max/claude-sonnet-4-5');
+    expect(await servedBy('solo', {})).toBe('max/claude-sonnet-5');
   });
 
   it('the line is inclusive: utilization equal to 1 − reserve_pct/100 holds back, just below does not', async () => {
     await observe(max, 'max', { '5h': { utilization: '0.8', reset: nowS() + 600 } });
-    expect(await servedBy('sonnet')).toBe('spare/claude-sonnet-4-5');
+    expect(await servedBy('sonnet')).toBe('spare/claude-sonnet-5');
     await observe(max, 'max', { '5h': { utilization: '0.79', reset: nowS() + 600 } });
-    expect(await servedBy('sonnet')).toBe('max/claude-sonnet-4-5');
+    expect(await servedBy('sonnet')).toBe('max/claude-sonnet-5');
   });
 
   it('any window counts, until its own reset', async () => {
@@ -126,12 +126,12 @@ describe('the reserve', () => {
 
   it('a window whose reset has passed holds nothing back', async () => {
     await observe(max, 'max', { '5h': { utilization: '0.99', reset: nowS() - 5 }, '7d': { utilization: '0.2', reset: nowS() + 600 } });
-    expect(await servedBy('solo')).toBe('max/claude-sonnet-4-5');
+    expect(await servedBy('solo')).toBe('max/claude-sonnet-5');
   });
 
   it('reserve_pct 0 (the default) holds nothing back, even at full use', async () => {
     await observe(max, 'max', { '5h': { utilization: '0.99', reset: nowS() + 600 } });
     await observe(spare, 'spare', { '5h': { utilization: '1.0', reset: nowS() + 600 } });
-    expect(await servedBy('sonnet')).toBe('spare/claude-sonnet-4-5');
+    expect(await servedBy('sonnet')).toBe('spare/claude-sonnet-5');
   });
 });

@@ -67,8 +67,8 @@ async function fixture(): Promise<{ t: TestDaemon; a: FakeUpstream; b: FakeUpstr
       {
         model: 'sonnet',
         chain: [
-          { seat: 'a', model: 'claude-sonnet-4-5' },
-          { seat: 'b', model: 'claude-sonnet-4-5' },
+          { seat: 'a', model: 'claude-sonnet-5' },
+          { seat: 'b', model: 'claude-sonnet-5' },
           { seat: 'c', model: 'claude-haiku-4-5' },
         ],
       },
@@ -134,9 +134,9 @@ describe('/metrics', () => {
     expect(sum('routeplane_requests_total')).toBe(snapshot.counters.requests);
     expect(sum('routeplane_failovers_total')).toBe(snapshot.counters.failovers);
     expect(value('routeplane_requests_total', { route: 'sonnet', family: 'anthropic', lane: 'foreground', code: '2xx' })).toBe(3);
-    expect(value('routeplane_attempts_total', { seat: 'a', model: 'claude-sonnet-4-5', evidence: 'credit' })).toBe(1);
-    expect(value('routeplane_attempts_total', { seat: 'b', model: 'claude-sonnet-4-5', evidence: 'model_error' })).toBe(1);
-    expect(value('routeplane_tokens_total', { seat: 'a', model: 'claude-sonnet-4-5', kind: 'input' })).toBe(10);
+    expect(value('routeplane_attempts_total', { seat: 'a', model: 'claude-sonnet-5', evidence: 'credit' })).toBe(1);
+    expect(value('routeplane_attempts_total', { seat: 'b', model: 'claude-sonnet-5', evidence: 'model_error' })).toBe(1);
+    expect(value('routeplane_tokens_total', { seat: 'a', model: 'claude-sonnet-5', kind: 'input' })).toBe(10);
     expect(value('routeplane_tokens_total', { seat: 'c', model: 'claude-haiku-4-5', kind: 'cache_write' })).toBe(2);
 
     // gauges: one per target state, one per breaker, as the snapshot has them
@@ -154,7 +154,7 @@ describe('/metrics', () => {
       expect(value('routeplane_breaker_open', labels)).toBe(1);
       expect(value('routeplane_breaker_remaining_seconds', labels)).toBeCloseTo((b.until! - snapshot.now) / 1000, 0);
     }
-    expect(snapshot.breakers.map((b) => b.key).sort()).toEqual(['credit:a', 'errors:b/claude-sonnet-4-5']);
+    expect(snapshot.breakers.map((b) => b.key).sort()).toEqual(['credit:a', 'errors:b/claude-sonnet-5']);
     const usage = snapshot.seats.find((s) => s.id === 'a')!.usage!;
     expect(value('routeplane_usage_utilization', { seat: 'a', window: '5h' })).toBe(
       usage.windows.find((w) => w.name === '5h')!.utilization,

@@ -20,7 +20,7 @@ beforeAll(async () => {
       { id: 'oa', provider: 'openai', upstream: openai },
     ],
     routes: [
-      { model: 'sonnet', chain: [{ seat: 'max', model: 'claude-sonnet-4-5' }] },
+      { model: 'sonnet', chain: [{ seat: 'max', model: 'claude-sonnet-5' }] },
       { model: 'haiku', chain: [{ seat: 'max', model: 'claude-haiku-4-5' }] },
       { model: 'opus', chain: [{ seat: 'max', model: 'claude-opus-4-1' }] },
       { model: 'gpt', chain: [{ seat: 'oa', model: 'gpt-5' }] },

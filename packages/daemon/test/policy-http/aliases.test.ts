@@ -18,7 +18,7 @@ beforeAll(async () => {
       { id: 'oa', provider: 'openai', upstream: openai },
     ],
     routes: [
-      { model: 'sonnet', chain: [{ seat: 'max', model: 'claude-sonnet-4-5' }] },
+      { model: 'sonnet', chain: [{ seat: 'max', model: 'claude-sonnet-5' }] },
       { model: 'haiku', chain: [{ seat: 'max', model: 'claude-haiku-4-5' }] },
       { model: 'claude-opus-4-1', chain: [{ seat: 'max', model: 'claude-opus-4-1' }] },
       { model: 'gpt', chain: [{ seat: 'oa', model: 'gpt-5' }] },
@@ -44,10 +44,10 @@ afterAll(async () => {
 
 describe('aliases', () => {
   it.each([
-    ['an alias', 'fast', 'sonnet', 'claude-sonnet-4-5'],
-    ['a chain of aliases', 'cheap', 'sonnet', 'claude-sonnet-4-5'],
+    ['an alias', 'fast', 'sonnet', 'claude-sonnet-5'],
+    ['a chain of aliases', 'cheap', 'sonnet', 'claude-sonnet-5'],
     ["Claude Code's dated haiku id through the most specific pattern", 'claude-haiku-4-5-20251001', 'haiku', 'claude-haiku-4-5'],
-    ['a broader pattern', 'claude-sonnet-4-5-20250929', 'sonnet', 'claude-sonnet-4-5'],
+    ['a broader pattern', 'claude-sonnet-4-5-20250929', 'sonnet', 'claude-sonnet-5'],
     ['an exact route name over a pattern it matches', 'claude-opus-4-1', 'claude-opus-4-1', 'claude-opus-4-1'],
     ['an alias whose target only a pattern reaches', 'via-pattern', 'haiku', 'claude-haiku-4-5'],
   ])('%s: %s reaches route %s', async (_what, requested, route, upstreamModel) => {

@@ -35,10 +35,10 @@ beforeAll(async () => {
       {
         model: 'sonnet',
         chain: [
-          { seat: 'm1', model: 'claude-sonnet-4-5' },
-          { seat: 'm2', model: 'claude-sonnet-4-5' },
+          { seat: 'm1', model: 'claude-sonnet-5' },
+          { seat: 'm2', model: 'claude-sonnet-5' },
           { seat: 'm2', model: 'claude-sonnet-alt' },
-          { seat: 'api', model: 'claude-sonnet-4-5', weight: 0 },
+          { seat: 'api', model: 'claude-sonnet-5', weight: 0 },
           { seat: 'oa', model: 'gpt-5' },
         ],
       },
@@ -59,16 +59,16 @@ describe('a pin', () => {
   it('header SEAT: the seat’s first entry in the chain is tried first and marked pinned', async () => {
     const x = await exchange(t, MESSAGES, message('sonnet'), { 'x-routeplane-pin': 'm2' });
     expect(x.res.status).toBe(200);
-    expect(x.decision.served_by).toBe('m2/claude-sonnet-4-5');
+    expect(x.decision.served_by).toBe('m2/claude-sonnet-5');
     expect(x.decision.chain.map((e) => [`${e.seat}/${e.model}`, e.pinned])).toEqual([
-      ['m2/claude-sonnet-4-5', true],
-      ['m1/claude-sonnet-4-5', false],
+      ['m2/claude-sonnet-5', true],
+      ['m1/claude-sonnet-5', false],
       ['m2/claude-sonnet-alt', false],
-      ['api/claude-sonnet-4-5', false],
+      ['api/claude-sonnet-5', false],
       ['oa/gpt-5', false],
     ]);
     expect(x.res.headers.get('x-routeplane-decision')).toBe(
-      'm2/claude-sonnet-4-5(pinned) -> m1/claude-sonnet-4-5(healthy) -> m2/claude-sonnet-alt(healthy) -> api/claude-sonnet-4-5(skipped: drained) -> oa/gpt-5(skipped: protocol)',
+      'm2/claude-sonnet-5(pinned) -> m1/claude-sonnet-5(healthy) -> m2/claude-sonnet-alt(healthy) -> api/claude-sonnet-5(skipped: drained) -> oa/gpt-5(skipped: protocol)',
     );
   });
 
@@ -85,7 +85,7 @@ describe('a pin', () => {
       expect(x.res.status).toBe(200);
       expect(x.decision.requested).toBe(requested);
       expect(x.decision.route).toBe('sonnet');
-      expect(x.decision.served_by).toBe('m2/claude-sonnet-4-5');
+      expect(x.decision.served_by).toBe('m2/claude-sonnet-5');
       expect(x.decision.chain[0]?.pinned).toBe(true);
     }
   });
@@ -99,13 +99,13 @@ describe('a pin', () => {
 
   it('the header wins over a SEAT/ROUTE model name', async () => {
     const x = await exchange(t, MESSAGES, message('m2/sonnet'), { 'x-routeplane-pin': 'm1' });
-    expect(x.decision.served_by).toBe('m1/claude-sonnet-4-5');
+    expect(x.decision.served_by).toBe('m1/claude-sonnet-5');
     expect(x.decision.chain[0]).toMatchObject({ seat: 'm1', pinned: true });
   });
 
   it.each([
     ['unknown', 'nope', /pin "nope" refused: unknown/],
-    ['unknown', 'nope/claude-sonnet-4-5', /pin "nope\/claude-sonnet-4-5" refused: unknown/],
+    ['unknown', 'nope/claude-sonnet-5', /pin "nope\/claude-sonnet-5" refused: unknown/],
     ['not_in_chain', 'solo', /pin "solo" refused: not_in_chain/],
     ['not_in_chain', 'm1/claude-sonnet-alt', /pin "m1\/claude-sonnet-alt" refused: not_in_chain/],
     ['drained', 'api', /pin "api" refused: drained/],
@@ -117,7 +117,7 @@ describe('a pin', () => {
     expectRefused(x, 400);
     expect(x.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringMatching(words) } });
     expect(x.decision.route).toBe('sonnet');
-    expect(x.res.headers.get('x-routeplane-decision')).toMatch(/^m1\/claude-sonnet-4-5\(healthy\) -> /);
+    expect(x.res.headers.get('x-routeplane-decision')).toMatch(/^m1\/claude-sonnet-5\(healthy\) -> /);
     expect(anthropic.requests.length + openai.requests.length).toBe(before);
   });
 
@@ -144,17 +144,17 @@ describe('a pin', () => {
 
     // unpinned, the tripped m1 goes last
     const unpinned = await exchange(t, MESSAGES, message('sonnet'));
-    expect(unpinned.decision.served_by).toBe('m2/claude-sonnet-4-5');
+    expect(unpinned.decision.served_by).toBe('m2/claude-sonnet-5');
     expect(unpinned.decision.chain[2]).toMatchObject({ seat: 'm1', state: 'tripped', pinned: false });
 
     // pinned, it goes first whatever its breaker says
     broke.delete('m1');
     const pinned = await exchange(t, MESSAGES, message('sonnet'), { 'x-routeplane-pin': 'm1' });
-    expect(pinned.decision.attempts.map((a) => `${a.seat}/${a.model}`)).toEqual(['m1/claude-sonnet-4-5']);
-    expect(pinned.decision.served_by).toBe('m1/claude-sonnet-4-5');
+    expect(pinned.decision.attempts.map((a) => `${a.seat}/${a.model}`)).toEqual(['m1/claude-sonnet-5']);
+    expect(pinned.decision.served_by).toBe('m1/claude-sonnet-5');
     expect(pinned.decision.chain[0]).toMatchObject({ seat: 'm1', state: 'tripped', reason: 'credit', pinned: true });
     expect(pinned.res.headers.get('x-routeplane-decision')).toBe(
-      'm1/claude-sonnet-4-5(pinned) -> m2/claude-sonnet-4-5(healthy) -> m2/claude-sonnet-alt(healthy) -> api/claude-sonnet-4-5(skipped: drained) -> oa/gpt-5(skipped: protocol)',
+      'm1/claude-sonnet-5(pinned) -> m2/claude-sonnet-5(healthy) -> m2/claude-sonnet-alt(healthy) -> api/claude-sonnet-5(skipped: drained) -> oa/gpt-5(skipped: protocol)',
     );
   });
 });

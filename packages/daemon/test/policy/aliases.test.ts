@@ -19,7 +19,7 @@ describe('exact names', () => {
 
   it('an alias naming nothing, and a name nobody declared, are unknown', () => {
     expect(r.resolve('nowhere')).toBeNull();
-    expect(r.resolve('claude-sonnet-4-5')).toBeNull();
+    expect(r.resolve('claude-sonnet-5')).toBeNull();
     expect(r.resolve('')).toBeNull();
   });
 

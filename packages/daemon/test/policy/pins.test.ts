@@ -7,9 +7,9 @@ const resolver = compileAliases(['sonnet', 'haiku', 'max-1/sonnet'], { fast: 'so
 
 /** Route "sonnet": two Anthropic seats, a drained one, an OpenAI-compatible one, and a seat listed twice. */
 const SONNET: PinChainEntry[] = [
-  { seat: 'max-1', model: 'claude-sonnet-4-5', weight: 2, family: 'anthropic' },
-  { seat: 'max-2', model: 'claude-sonnet-4-5', weight: 1, family: 'anthropic' },
-  { seat: 'api', model: 'claude-sonnet-4-5', weight: 0, family: 'anthropic' },
+  { seat: 'max-1', model: 'claude-sonnet-5', weight: 2, family: 'anthropic' },
+  { seat: 'max-2', model: 'claude-sonnet-5', weight: 1, family: 'anthropic' },
+  { seat: 'api', model: 'claude-sonnet-5', weight: 0, family: 'anthropic' },
   { seat: 'router', model: 'anthropic/claude-sonnet-4.5', weight: 1, family: 'openai' },
   { seat: 'max-2', model: 'claude-opus-4-1', weight: 1, family: 'anthropic' },
 ];
@@ -17,7 +17,7 @@ const SONNET: PinChainEntry[] = [
 describe('the pin header', () => {
   it.each([
     ['max-1', { seat: 'max-1', model: null }],
-    ['max-1/claude-sonnet-4-5', { seat: 'max-1', model: 'claude-sonnet-4-5' }],
+    ['max-1/claude-sonnet-5', { seat: 'max-1', model: 'claude-sonnet-5' }],
     // a model id may itself hold slashes; a seat id never does
     ['router/anthropic/claude-sonnet-4.5', { seat: 'router', model: 'anthropic/claude-sonnet-4.5' }],
     ['/x', { seat: '', model: 'x' }],
@@ -72,22 +72,22 @@ describe('checking a pin against the resolved route', () => {
     ['max-1', 0],
     ['max-2', 1],
     ['max-2/claude-opus-4-1', 4],
-    ['max-2/claude-sonnet-4-5', 1],
+    ['max-2/claude-sonnet-5', 1],
   ])('%s → configured entry %d (a whole-seat pin takes the seat first entry)', (text, index) => {
     expect(checkPin(pin(text), 'sonnet', SONNET, 'anthropic', SEATS)).toEqual({ ok: true, index });
   });
 
   it.each([
     ['nope', 'unknown', 'pin "nope" refused: unknown (no seat "nope")'],
-    ['nope/claude-sonnet-4-5', 'unknown', 'pin "nope/claude-sonnet-4-5" refused: unknown (no seat "nope")'],
-    ['/claude-sonnet-4-5', 'unknown', 'pin "/claude-sonnet-4-5" refused: unknown (write SEAT or SEAT/MODEL)'],
+    ['nope/claude-sonnet-5', 'unknown', 'pin "nope/claude-sonnet-5" refused: unknown (no seat "nope")'],
+    ['/claude-sonnet-5', 'unknown', 'pin "/claude-sonnet-5" refused: unknown (write SEAT or SEAT/MODEL)'],
     ['max-1/', 'unknown', 'pin "max-1/" refused: unknown (write SEAT or SEAT/MODEL)'],
     [
       'max-1/claude-opus-4-1',
       'not_in_chain',
       'pin "max-1/claude-opus-4-1" refused: not_in_chain (route "sonnet" has no target "max-1/claude-opus-4-1")',
     ],
-    ['api', 'drained', 'pin "api" refused: drained (api/claude-sonnet-4-5 has weight 0 in route "sonnet")'],
+    ['api', 'drained', 'pin "api" refused: drained (api/claude-sonnet-5 has weight 0 in route "sonnet")'],
     [
       'router',
       'protocol',
@@ -108,11 +108,11 @@ describe('checking a pin against the resolved route', () => {
 
   it('for a whole seat, its first entry decides, even when a later one would do', () => {
     const chain: PinChainEntry[] = [
-      { seat: 'max-2', model: 'claude-sonnet-4-5', weight: 0, family: 'anthropic' },
-      { seat: 'max-2', model: 'claude-sonnet-4-5-b', weight: 1, family: 'anthropic' },
+      { seat: 'max-2', model: 'claude-sonnet-5', weight: 0, family: 'anthropic' },
+      { seat: 'max-2', model: 'claude-sonnet-5-b', weight: 1, family: 'anthropic' },
     ];
     expect(checkPin(pin('max-2'), 'sonnet', chain, 'anthropic', SEATS)).toMatchObject({ ok: false, reason: 'drained' });
-    expect(checkPin(pin('max-2/claude-sonnet-4-5-b'), 'sonnet', chain, 'anthropic', SEATS)).toEqual({ ok: true, index: 1 });
+    expect(checkPin(pin('max-2/claude-sonnet-5-b'), 'sonnet', chain, 'anthropic', SEATS)).toEqual({ ok: true, index: 1 });
   });
 
   it('the other family is refused as protocol, from either side', () => {
@@ -126,7 +126,7 @@ describe('checking a pin against the resolved route', () => {
     expect(checkPin(asked.pin, asked.route, SONNET, 'anthropic', SEATS)).toEqual({
       ok: false,
       reason: 'drained',
-      message: 'pin "api/sonnet" refused: drained (api/claude-sonnet-4-5 has weight 0 in route "sonnet")',
+      message: 'pin "api/sonnet" refused: drained (api/claude-sonnet-5 has weight 0 in route "sonnet")',
     });
   });
 

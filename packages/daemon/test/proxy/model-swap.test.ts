@@ -26,8 +26,8 @@ function expectSwapMatchesReference(text: string, newModel: string): Buffer {
 describe('model swap in the raw body', () => {
   it('replaces only the top-level model value and keeps every other byte', () => {
     const text = '{"model":"sonnet","max_tokens":1e3,"messages":[{"role":"user","content":"hi"}]}';
-    const swapped = expectSwapMatchesReference(text, 'claude-sonnet-4-5');
-    expect(swapped.toString()).toBe('{"model":"claude-sonnet-4-5","max_tokens":1e3,"messages":[{"role":"user","content":"hi"}]}');
+    const swapped = expectSwapMatchesReference(text, 'claude-sonnet-5');
+    expect(swapped.toString()).toBe('{"model":"claude-sonnet-5","max_tokens":1e3,"messages":[{"role":"user","content":"hi"}]}');
   });
 
   it('ignores "model" keys inside nested objects and arrays, before and after the real one', () => {

@@ -196,7 +196,7 @@ describe('quota deadlines only move forward', () => {
     upstreams = [seat];
     daemon = await startTestDaemon({
       seats: [{ id: 'max', provider: 'anthropic', upstream: seat }],
-      routes: [{ model: 'claude', chain: [{ seat: 'max', model: 'claude-sonnet-4-5' }] }],
+      routes: [{ model: 'claude', chain: [{ seat: 'max', model: 'claude-sonnet-5' }] }],
       influence,
     });
     await ask(daemon, 'anthropic').catch(() => null);
@@ -232,7 +232,7 @@ describe('quota, one target: a per-model weekly cap', () => {
     const seat = await startFakeUpstream(
       byModel({
         'claude-opus-4-1': answer(429, anthropic.accountRateLimit, unifiedRejected(reset, 'seven_day_opus')),
-        'claude-sonnet-4-5': respond.anthropicMessage(),
+        'claude-sonnet-5': respond.anthropicMessage(),
       }),
     );
     const sibling = await startFakeUpstream(respond.anthropicMessage());
@@ -253,8 +253,8 @@ describe('quota, one target: a per-model weekly cap', () => {
         {
           model: 'sonnet',
           chain: [
-            { seat: 'max', model: 'claude-sonnet-4-5' },
-            { seat: 'team', model: 'claude-sonnet-4-5' },
+            { seat: 'max', model: 'claude-sonnet-5' },
+            { seat: 'team', model: 'claude-sonnet-5' },
           ],
         },
       ],
@@ -290,9 +290,9 @@ describe('quota, one target: a per-model weekly cap', () => {
     expect(snap.breakers.map((b) => b.key)).toEqual(['quota:max/claude-opus-4-1']);
 
     // the same seat still serves sonnet first…
-    expect(await ask(daemon, 'anthropic', 'sonnet')).toBe('hello from claude-sonnet-4-5');
+    expect(await ask(daemon, 'anthropic', 'sonnet')).toBe('hello from claude-sonnet-5');
     const sonnet = await daemon.events.nextDecision();
-    expect(attemptsOf(sonnet)).toEqual([['max/claude-sonnet-4-5', 'ok', 200, 'ok']]);
+    expect(attemptsOf(sonnet)).toEqual([['max/claude-sonnet-5', 'ok', 200, 'ok']]);
     // …and a success on another model of the seat does not clear the opus cap
     expect(daemon.events.all(isBreaker('cleared'))).toEqual([]);
 
@@ -300,6 +300,6 @@ describe('quota, one target: a per-model weekly cap', () => {
     await ask(daemon, 'anthropic', 'opus');
     const opus = await daemon.events.nextDecision();
     expect(attemptsOf(opus)).toEqual([['team/claude-opus-4-1', 'ok', 200, 'ok']]);
-    expect(seat.requests.map((r) => r.json.model)).toEqual(['claude-opus-4-1', 'claude-sonnet-4-5']);
+    expect(seat.requests.map((r) => r.json.model)).toEqual(['claude-opus-4-1', 'claude-sonnet-5']);
   });
 });

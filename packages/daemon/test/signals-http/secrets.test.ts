@@ -171,7 +171,7 @@ describe('a seat key echoed in a usage header reaches no screen', () => {
     upstreams.push(up);
     t = await startTestDaemon({
       seats: [{ id: 'max', provider: 'anthropic', upstream: up }],
-      routes: [{ model: 'claude', chain: [{ seat: 'max', model: 'claude-sonnet-4-5' }] }],
+      routes: [{ model: 'claude', chain: [{ seat: 'max', model: 'claude-sonnet-5' }] }],
       influence: { enabled: true },
     });
     const res = await t.post(MESSAGES, messagesBody());

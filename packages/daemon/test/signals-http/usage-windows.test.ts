@@ -104,11 +104,11 @@ describe('usage windows in the snapshot, per seat, merged by name', () => {
         {
           model: 'claude',
           chain: [
-            { seat: 'max', model: 'claude-sonnet-4-5' },
-            { seat: 'api', model: 'claude-sonnet-4-5' },
+            { seat: 'max', model: 'claude-sonnet-5' },
+            { seat: 'api', model: 'claude-sonnet-5' },
           ],
         },
-        { model: 'claude-api', chain: [{ seat: 'api', model: 'claude-sonnet-4-5' }] },
+        { model: 'claude-api', chain: [{ seat: 'api', model: 'claude-sonnet-5' }] },
         { model: 'gpt', chain: [{ seat: 'oai', model: 'gpt-4o' }] },
         { model: 'codex', chain: [{ seat: 'codex', model: 'gpt-5-codex' }] },
       ],
@@ -161,7 +161,7 @@ describe('usage windows in the snapshot, per seat, merged by name', () => {
     ]);
     expect(snap.breakers).toEqual([]);
     const claude = await daemon.events.nextDecision();
-    expect(attemptsOf(claude)).toEqual([['max/claude-sonnet-4-5', 'ok', 200, 'ok']]);
+    expect(attemptsOf(claude)).toEqual([['max/claude-sonnet-5', 'ok', 200, 'ok']]);
 
     // a later answer reports 5h and a per-family weekly window: those change, 7d stays as it was
     max.setDefault(

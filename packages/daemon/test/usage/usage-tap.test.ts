@@ -16,7 +16,7 @@ function read(parts: Buffer[]): ReturnType<UsageTap['usage']> {
 }
 
 const anthropicStream = [
-  'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"usage":{"input_tokens":2100,"cache_creation_input_tokens":400,"cache_read_input_tokens":96000,"output_tokens":1}}}\n\n',
+  'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-5","content":[],"stop_reason":null,"usage":{"input_tokens":2100,"cache_creation_input_tokens":400,"cache_read_input_tokens":96000,"output_tokens":1}}}\n\n',
   ...Array.from(
     { length: 200 },
     (_, i) =>

@@ -7,7 +7,7 @@ import { humanPrinter, jsonPrinter, type DemoPrinter } from './log/printer.js';
 import { DEFAULT_SCENARIO_FILE, formatScenarioIssue, loadScenario } from './scenario/load.js';
 import { DemoSession } from './session.js';
 import { StopController, type StopReason } from './stop.js';
-import { type SceneNow, sceneAt, sceneWords } from './scenario/scenes.js';
+import { type SceneNow, sceneAt, scenesSince, sceneWords } from './scenario/scenes.js';
 import { attachTop } from './top.js';
 
 export interface DemoOptions {
@@ -93,7 +93,9 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
     });
     session.swarm.start();
     const sceneNow = () => sceneAt(scenario, session.clock.seconds());
-    stopScenes = followScenes(sceneNow, (scene) => printer.scene(scene, Date.now()));
+    stopScenes = followScenes(sceneNow, (last, now) => {
+      for (const scene of scenesSince(scenario, last, now)) printer.scene(scene, Date.now());
+    });
     const top = useTop
       ? attachTop(session.daemon.socketPath, stop, () => {
           const scene = sceneNow();
@@ -133,14 +135,14 @@ export async function runDemo(opts: DemoOptions): Promise<number> {
 /** How often the story's scene is looked at, for the log to say when it changes. */
 const SCENE_POLL_MS = 200;
 
-/** Calls `onChange` with each new scene (or replay) as the story moves on; returns how to stop. */
-function followScenes(sceneNow: () => SceneNow | null, onChange: (scene: SceneNow) => void): () => void {
-  let last: string | null = null;
+/** Calls `onChange` with the last scene named and the one playing now whenever the story moved on; returns how to stop. */
+function followScenes(sceneNow: () => SceneNow | null, onChange: (last: SceneNow | null, now: SceneNow) => void): () => void {
+  let last: SceneNow | null = null;
   const look = () => {
     const scene = sceneNow();
-    const id = scene ? `${scene.loop}:${scene.index}` : null;
-    if (scene && id !== last) onChange(scene);
-    last = id;
+    if (scene === null || (last !== null && scene.loop === last.loop && scene.index === last.index)) return;
+    onChange(last, scene);
+    last = scene;
   };
   look();
   const timer = setInterval(look, SCENE_POLL_MS);

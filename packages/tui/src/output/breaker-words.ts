@@ -38,7 +38,7 @@ export function kindWords(key: string, seat: string | null): string {
   return kind === 'errors' && seat === null ? 'provider errors' : KIND_WORDS[kind];
 }
 
-/** What it covers: `seat-a`, `seat-a/claude-sonnet-4-5`, or `https://api.anthropic.com/claude-sonnet-4-5` for a provider. */
+/** What it covers: `seat-a`, `seat-a/claude-sonnet-5`, or `https://api.anthropic.com/claude-sonnet-5` for a provider. */
 export function subjectWords(b: { key: string; seat: string | null; model: string | null }): string {
   if (b.seat === null) return b.key.replace(/^[a-z_]+:provider:/, '');
   return b.model === null ? b.seat : `${b.seat}/${b.model}`;

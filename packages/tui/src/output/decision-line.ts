@@ -7,7 +7,7 @@ import { timeOfDay } from './time-words.js';
  * One decision, one line — the one builder behind `top`'s log, `logs` and
  * the demo's log:
  *
- *   14:03:07 sonnet       200   812ms work-max 402 → personal-pro/claude-sonnet-4-5 ok
+ *   14:03:07 sonnet       200   812ms work-max 402 → personal-pro/claude-sonnet-5 ok
  *
  * time, route, status, latency, then the attempts as a path: each attempt
  * names its seat and outcome; the one whose response the agent got (and any

@@ -16,15 +16,15 @@ import { fit, textWidth } from './text.js';
  * `top` shows when Enter opens a decision (spec/policy.md "routeplane why"):
  *
  *   request   req-7f3a… at 14:03:07 · anthropic · streamed · client claude-cli/2.1.197
- *   route     sonnet (asked for "claude-sonnet-4-5")
+ *   route     sonnet (asked for "claude-sonnet-5")
  *   agent     ci-bot · lane foreground · session 3fa2b1c0d9e8 · balance spread
  *   chain     as ordered when the request started
- *     1 ● work-max/claude-sonnet-4-5       healthy
- *     2 ✗ personal-pro/claude-sonnet-4-5   tripped · credit · probe in 41s · pinned
+ *     1 ● work-max/claude-sonnet-5       healthy
+ *     2 ✗ personal-pro/claude-sonnet-5   tripped · credit · probe in 41s · pinned
  *   attempts
- *     1 work-max/claude-sonnet-4-5   402  credit  400 credit balance is too low  88ms
+ *     1 work-max/claude-sonnet-5   402  credit  400 credit balance is too low  88ms
  *     2 personal-pro/…               ok   ok                                      721ms
- *   served    personal-pro/claude-sonnet-4-5 · status 200 in 812ms
+ *   served    personal-pro/claude-sonnet-5 · status 200 in 812ms
  *   usage     in 1200 · out 340 · cache read 0 · cache write 0
  *
  * Pure: a DecisionEvent in, toned lines out (`paint` them with chalk, or

@@ -24,7 +24,7 @@ seats:
   - { id: team, provider: openai, base_url: "https://api.openai.com/v1", api_key_env: RP_KEY_B }
 routes:
   - model: sonnet
-    chain: [{ seat: max-a, model: claude-sonnet-4-5 }]
+    chain: [{ seat: max-a, model: claude-sonnet-5 }]
   - model: gpt
     chain: [{ seat: team, model: gpt-5 }]
 influence: { enabled: true }

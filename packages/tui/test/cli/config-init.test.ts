@@ -94,7 +94,7 @@ describe('routeplane config init', () => {
     expect(starter.routes.map((r) => r.model)).toEqual(['sonnet', 'haiku', 'gpt']);
     expect(starter.aliases['claude-haiku-*']).toBe('haiku');
     const targets = starter.routes.flatMap((r) => r.chain.map((t) => t.model));
-    expect(targets).toEqual(expect.arrayContaining(['claude-sonnet-4-5', 'claude-haiku-4-5', 'gpt-5']));
+    expect(targets).toEqual(expect.arrayContaining(['claude-sonnet-5', 'claude-haiku-4-5', 'gpt-5']));
   });
 
   it("is the README's Configure example, word for word", () => {

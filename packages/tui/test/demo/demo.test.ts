@@ -9,7 +9,7 @@ import type { BreakerEvent, DecisionEvent } from '@routeplane/shared';
 // scenario really happened in the real daemon. Needs `pnpm build` first.
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const RUN_SECONDS = 15;
+const RUN_SECONDS = 18;
 const SPEED = 8;
 
 interface AgentOutcomeLine {
@@ -213,14 +213,14 @@ describe(`routeplane demo --no-top --json --duration ${RUN_SECONDS} --speed ${SP
     expect(run.breakers.some((b) => b.scope === 'seat_rate_limit' && b.seat === 'seat-c')).toBe(false);
   });
 
-  it('trips seat-b/claude-sonnet-4-5 alone on 529 overloaded_error', () => {
+  it('trips seat-b/claude-sonnet-5 alone on 529 overloaded_error', () => {
     const trip = run.breakers.find(
-      (b) => b.scope === 'model' && b.seat === 'seat-b' && b.model === 'claude-sonnet-4-5' && b.action === 'tripped',
+      (b) => b.scope === 'model' && b.seat === 'seat-b' && b.model === 'claude-sonnet-5' && b.action === 'tripped',
     );
-    expect(trip, 'seat-b/claude-sonnet-4-5 tripped').toBeDefined();
+    expect(trip, 'seat-b/claude-sonnet-5 tripped').toBeDefined();
     expect(trip!.signal).toMatchObject({ status: 529, type: 'overloaded_error' });
     const overloaded = run.decisions.flatMap((d) => d.attempts).find((a) => a.status === 529);
-    expect(overloaded).toMatchObject({ seat: 'seat-b', model: 'claude-sonnet-4-5', evidence: 'model_error' });
+    expect(overloaded).toMatchObject({ seat: 'seat-b', model: 'claude-sonnet-5', evidence: 'model_error' });
   });
 
   it('fails open when every target of a route is tripped', () => {

@@ -19,14 +19,14 @@ function decision(over: Partial<DecisionEvent>): DecisionEvent {
     family: 'anthropic',
     stream: false,
     chain: [
-      { seat: 'seat-a', model: 'claude-sonnet-4-5', state: 'healthy', reason: null, pinned: false, left_ms: null },
-      { seat: 'seat-b', model: 'claude-sonnet-4-5', state: 'healthy', reason: null, pinned: false, left_ms: null },
+      { seat: 'seat-a', model: 'claude-sonnet-5', state: 'healthy', reason: null, pinned: false, left_ms: null },
+      { seat: 'seat-b', model: 'claude-sonnet-5', state: 'healthy', reason: null, pinned: false, left_ms: null },
     ],
     attempts: [
-      { seat: 'seat-a', model: 'claude-sonnet-4-5', outcome: 'http_402', status: 402, ms: 40, evidence: 'credit', signal: null, retry: 0 },
-      { seat: 'seat-b', model: 'claude-sonnet-4-5', outcome: 'ok', status: 200, ms: 600, evidence: 'ok', signal: null, retry: 0 },
+      { seat: 'seat-a', model: 'claude-sonnet-5', outcome: 'http_402', status: 402, ms: 40, evidence: 'credit', signal: null, retry: 0 },
+      { seat: 'seat-b', model: 'claude-sonnet-5', outcome: 'ok', status: 200, ms: 600, evidence: 'ok', signal: null, retry: 0 },
     ],
-    served_by: 'seat-b/claude-sonnet-4-5',
+    served_by: 'seat-b/claude-sonnet-5',
     status: 200,
     duration_ms: 640,
     fail_open: false,
@@ -73,7 +73,7 @@ describe('demo log lines', () => {
 
   it('writes a decision as the one decision line does, in scenario time: route, status, ms, attempt path', () => {
     const line = decisionLine(decision({}), time, plain);
-    expect(line).toBe('0:12.0 sonnet    200   640ms seat-a 402 → seat-b/claude-sonnet-4-5 ok');
+    expect(line).toBe('0:12.0 sonnet    200   640ms seat-a 402 → seat-b/claude-sonnet-5 ok');
   });
 
   it('marks a fail-open request and a probe', () => {
@@ -81,13 +81,13 @@ describe('demo log lines', () => {
     expect(failOpen).toContain('fail-open');
     const probe = decisionLine(
       decision({
-        chain: [{ seat: 'seat-a', model: 'claude-sonnet-4-5', state: 'probe', reason: 'credit', pinned: false, left_ms: null }],
+        chain: [{ seat: 'seat-a', model: 'claude-sonnet-5', state: 'probe', reason: 'credit', pinned: false, left_ms: null }],
         stream: true,
       }),
       time,
       plain,
     );
-    expect(probe).toMatch(/ seat-a probe 402 → seat-b\/claude-sonnet-4-5 ok stream$/);
+    expect(probe).toMatch(/ seat-a probe 402 → seat-b\/claude-sonnet-5 ok stream$/);
   });
 
   it('writes breaker events with scope, target and what changed', () => {
@@ -136,12 +136,12 @@ describe('demo log lines', () => {
     const provider = breaker({
       scope: 'provider_model',
       seat: null,
-      model: 'claude-sonnet-4-5',
-      key: 'errors:provider:http://127.0.0.1:9/claude-sonnet-4-5',
+      model: 'claude-sonnet-5',
+      key: 'errors:provider:http://127.0.0.1:9/claude-sonnet-5',
       reason: '3 consecutive failures',
     });
     expect(breakerLine(provider, time, plain)).toMatch(
-      /◆ tripped +provider_model +provider:http:\/\/127\.0\.0\.1:9\/claude-sonnet-4-5 +cooldown 8s/,
+      /◆ tripped +provider_model +provider:http:\/\/127\.0\.0\.1:9\/claude-sonnet-5 +cooldown 8s/,
     );
     const held = {
       key: 'credit:seat-a',

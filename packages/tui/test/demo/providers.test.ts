@@ -19,7 +19,7 @@ pacing:
 seats:
   - id: seat-a
     provider: anthropic
-    models: [claude-sonnet-4-5, claude-haiku-4-5]
+    models: [claude-sonnet-5, claude-haiku-4-5]
     usage:
       window: 5h
       points: [[0, 0.5], [60, 1.01]]
@@ -42,7 +42,7 @@ seats:
       - { phase: quota_out, from: 60, to: 70 }
 routes:
   - model: sonnet
-    chain: [seat-a/claude-sonnet-4-5]
+    chain: [seat-a/claude-sonnet-5]
 `;
 
 const ANTHROPIC_KEY = 'sk-ant-demo-test-key';
@@ -104,8 +104,8 @@ const question = [{ role: 'user' as const, content: 'Fix the failing test' }];
 describe('simulated Anthropic seat', () => {
   it('answers a message as JSON, in the model asked for', async () => {
     at(1);
-    const msg = await anthropic().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: question });
-    expect(msg.model).toBe('claude-sonnet-4-5');
+    const msg = await anthropic().messages.create({ model: 'claude-sonnet-5', max_tokens: 100, messages: question });
+    expect(msg.model).toBe('claude-sonnet-5');
     expect(msg.stop_reason).toBe('end_turn');
     const block = msg.content[0];
     expect(block?.type).toBe('text');
@@ -127,13 +127,13 @@ describe('simulated Anthropic seat', () => {
 
   it('caps the reply at max_tokens', async () => {
     at(3);
-    const msg = await anthropic().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 2, messages: question });
+    const msg = await anthropic().messages.create({ model: 'claude-sonnet-5', max_tokens: 2, messages: question });
     expect(msg.usage.output_tokens).toBe(2);
   });
 
   it('answers 400 "credit balance is too low" while out of credit, for every model, as Anthropic does', async () => {
     at(12);
-    for (const model of ['claude-sonnet-4-5', 'claude-haiku-4-5']) {
+    for (const model of ['claude-sonnet-5', 'claude-haiku-4-5']) {
       const { status, error } = await rejection(anthropic().messages.create({ model, max_tokens: 10, messages: question }));
       expect(status).toBe(400);
       expect(error).toMatchObject({
@@ -147,18 +147,18 @@ describe('simulated Anthropic seat', () => {
       });
     }
     at(20);
-    await expect(anthropic().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: question })).resolves.toBeTruthy();
+    await expect(anthropic().messages.create({ model: 'claude-sonnet-5', max_tokens: 10, messages: question })).resolves.toBeTruthy();
   });
 
   it('answers 429 with Retry-After = seconds left in the phase, scaled by speed', async () => {
     at(31);
-    const slow = await rejection(anthropic().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: question }));
+    const slow = await rejection(anthropic().messages.create({ model: 'claude-sonnet-5', max_tokens: 10, messages: question }));
     expect(slow.status).toBe(429);
     expect(slow.error).toMatchObject({ error: { type: 'rate_limit_error' } });
     expect(slow.headers.get('retry-after')).toBe('5');
     // at speed 4, real second 31/4 is scenario second 31: 5 scenario seconds left = 1.25 real seconds
     at(31 / 4);
-    const fast = await rejection(anthropic(fastSeat).messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: question }));
+    const fast = await rejection(anthropic(fastSeat).messages.create({ model: 'claude-sonnet-5', max_tokens: 10, messages: question }));
     expect(fast.headers.get('retry-after')).toBe('1.25');
   });
 
@@ -169,14 +169,12 @@ describe('simulated Anthropic seat', () => {
     );
     expect(status).toBe(529);
     expect(error).toMatchObject({ error: { type: 'overloaded_error' } });
-    await expect(anthropic().messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: question })).resolves.toBeTruthy();
+    await expect(anthropic().messages.create({ model: 'claude-sonnet-5', max_tokens: 10, messages: question })).resolves.toBeTruthy();
   });
 
   it('sends the unified usage headers on every answer, and a spent window as 429 rejected with its reset', async () => {
     at(27);
-    const { response } = await anthropic()
-      .messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: question })
-      .withResponse();
+    const { response } = await anthropic().messages.create({ model: 'claude-sonnet-5', max_tokens: 10, messages: question }).withResponse();
     // 0.5 at 0 → 1.01 at 60, linear: 0.7295 at 27
     expect(response.headers.get('anthropic-ratelimit-unified-5h-utilization')).toBe('0.73');
     expect(response.headers.get('anthropic-ratelimit-unified-5h-status')).toBe('allowed');
@@ -203,7 +201,7 @@ describe('simulated Anthropic seat', () => {
     const res = await fetch(`${anthropicSeat.baseUrl}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': 'sk-ant-someone-elses-key', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: question }),
+      body: JSON.stringify({ model: 'claude-sonnet-5', max_tokens: 10, messages: question }),
     });
     expect(res.status).toBe(401);
     const text = await res.text();
@@ -216,7 +214,7 @@ describe('simulated Anthropic seat', () => {
     const noVersion = await fetch(`${anthropicSeat.baseUrl}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': ANTHROPIC_KEY, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: question }),
+      body: JSON.stringify({ model: 'claude-sonnet-5', max_tokens: 10, messages: question }),
     });
     expect(noVersion.status).toBe(400);
     await noVersion.text();

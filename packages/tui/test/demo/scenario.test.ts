@@ -7,10 +7,10 @@ const MINIMAL = `
 seats:
   - id: seat-a
     provider: anthropic
-    models: [claude-sonnet-4-5]
+    models: [claude-sonnet-5]
 routes:
   - model: sonnet
-    chain: [seat-a/claude-sonnet-4-5]
+    chain: [seat-a/claude-sonnet-5]
 `;
 
 function errorsOf(text: string): string[] {
@@ -43,14 +43,14 @@ describe('scenario file', () => {
   });
 
   it('names the file, the path and the line of an unknown key', () => {
-    const text = MINIMAL.replace('    models: [claude-sonnet-4-5]', '    models: [claude-sonnet-4-5]\n    timline: []');
+    const text = MINIMAL.replace('    models: [claude-sonnet-5]', '    models: [claude-sonnet-5]\n    timline: []');
     expect(errorsOf(text)).toEqual(['bad.yaml: seats[0].timline: unknown key (did you mean timeline?) (line 6)']);
   });
 
   it('rejects an unknown phase, naming where it is', () => {
     const text = MINIMAL.replace(
-      '    models: [claude-sonnet-4-5]',
-      '    models: [claude-sonnet-4-5]\n    timeline:\n      - { phase: explode, from: 1 }',
+      '    models: [claude-sonnet-5]',
+      '    models: [claude-sonnet-5]\n    timeline:\n      - { phase: explode, from: 1 }',
     );
     const errors = errorsOf(text);
     expect(errors).toHaveLength(1);
@@ -92,7 +92,7 @@ routes:
   });
 
   it('rejects a chain entry that is not seat/model', () => {
-    const errors = errorsOf(MINIMAL.replace('[seat-a/claude-sonnet-4-5]', '[claude-sonnet-4-5]'));
+    const errors = errorsOf(MINIMAL.replace('[seat-a/claude-sonnet-5]', '[claude-sonnet-5]'));
     expect(errors).toEqual(['bad.yaml: routes[0].chain[0]: expected "seat/model" (line 8)']);
   });
 

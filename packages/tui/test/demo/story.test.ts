@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { goDuration, usageHeaders } from '../../src/demo/providers/usage-headers.js';
 import { DEFAULT_SCENARIO_FILE, formatScenarioIssue, loadScenario, parseScenario } from '../../src/demo/scenario/load.js';
-import { longestQuiet, sceneAt, sceneWords } from '../../src/demo/scenario/scenes.js';
+import { longestQuiet, sceneAt, scenesSince, sceneWords } from '../../src/demo/scenario/scenes.js';
 import type { Scenario } from '../../src/demo/scenario/schema.js';
 import { behaviourAt } from '../../src/demo/scenario/timeline.js';
 import { usageAt } from '../../src/demo/scenario/usage-curve.js';
@@ -12,7 +12,7 @@ repeat_every: 60
 seats:
   - id: seat-b
     provider: anthropic
-    models: [claude-sonnet-4-5]
+    models: [claude-sonnet-5]
     usage:
       window: 5h
       points: [[0, 0.5], [30, 1.01], [45, 1.01], [45, 0.04], [60, 0.5]]
@@ -22,7 +22,7 @@ seats:
       - { phase: quota_out, from: 50, to: 55, resets: 600 }
 routes:
   - model: sonnet
-    chain: [seat-b/claude-sonnet-4-5]
+    chain: [seat-b/claude-sonnet-5]
 scenes:
   - { at: 0, say: 'all healthy' }
   - { at: 30, say: 'seat-b used up its window' }
@@ -66,8 +66,8 @@ describe('a spent window and the usage a seat reports', () => {
   const seat = s.seats[0]!;
 
   it('answers quota_out until the phase ends, or for a stated time', () => {
-    expect(behaviourAt(seat, 'claude-sonnet-4-5', 33, 60)).toEqual({ kind: 'quota_out', resetInSecs: 12 });
-    expect(behaviourAt(seat, 'claude-sonnet-4-5', 52, 60)).toEqual({ kind: 'quota_out', resetInSecs: 600 });
+    expect(behaviourAt(seat, 'claude-sonnet-5', 33, 60)).toEqual({ kind: 'quota_out', resetInSecs: 12 });
+    expect(behaviourAt(seat, 'claude-sonnet-5', 52, 60)).toEqual({ kind: 'quota_out', resetInSecs: 600 });
   });
 
   it('follows its usage curve, steps down at the reset, and counts to the next reset across replays', () => {
@@ -105,7 +105,7 @@ describe('the default story', () => {
     // the subscription and the OpenAI key report their usage on every answer
     expect(loaded.scenario.seats.filter((seat) => seat.usage !== undefined).map((seat) => seat.id)).toEqual(['seat-b', 'seat-c']);
     expect(loaded.scenario.seats.flatMap((seat) => seat.models)).toEqual(
-      expect.arrayContaining(['claude-sonnet-4-5', 'claude-haiku-4-5', 'gpt-5', 'gpt-5-mini']),
+      expect.arrayContaining(['claude-sonnet-5', 'claude-haiku-4-5', 'gpt-5', 'gpt-5-mini']),
     );
   });
 
@@ -113,5 +113,24 @@ describe('the default story', () => {
     const quiet = scenarioOf(STORY.replace("  - { at: 30, say: 'seat-b used up its window' }\n", ''));
     // scenes at 0 and 50, phases 30–45 and 50–55: the first 30 seconds are quiet
     expect(longestQuiet(quiet)).toBe(30);
+  });
+});
+
+describe('scenes named once each, however late the log looks', () => {
+  const scenario = {
+    repeat_every: 60,
+    scenes: [
+      { at: 0, say: 'a' },
+      { at: 2, say: 'b' },
+      { at: 10, say: 'c' },
+    ],
+  };
+  it('a look that comes late names every scene that began since the last one', () => {
+    const first = sceneAt(scenario, 0)!;
+    expect(scenesSince(scenario, null, first).map((s) => `${s.loop}:${s.index}`)).toEqual(['1:1']);
+    const late = sceneAt(scenario, 11)!;
+    expect(scenesSince(scenario, first, late).map((s) => `${s.loop}:${s.index}:${s.say}`)).toEqual(['1:2:b', '1:3:c']);
+    const replay = sceneAt(scenario, 63)!;
+    expect(scenesSince(scenario, late, replay).map((s) => `${s.loop}:${s.index}`)).toEqual(['2:1', '2:2']);
   });
 });

@@ -35,6 +35,34 @@ export function sceneAt(scenario: Pick<Scenario, 'scenes' | 'repeat_every'>, t: 
   return { index: index + 1, total: scenes.length, loop, say: scenes[index]!.say, sinceLoopStart: local };
 }
 
+/**
+ * Every scene that began after `last` up to and including `now`, in order:
+ * a log that looks now and then (or late, on a busy machine) still names
+ * each scene once. A first look with no scene before it lists only `now`.
+ */
+export function scenesSince(
+  scenario: Pick<Scenario, 'scenes' | 'repeat_every'>,
+  last: Pick<SceneNow, 'loop' | 'index'> | null,
+  now: SceneNow,
+): SceneNow[] {
+  if (last === null || now.index === 0) return [now];
+  const { scenes } = scenario;
+  const out: SceneNow[] = [];
+  let loop = last.loop;
+  let index = last.index;
+  // step scene by scene from the last one named to the one playing now
+  while (loop < now.loop || (loop === now.loop && index < now.index)) {
+    index += 1;
+    if (index > scenes.length) {
+      loop += 1;
+      index = 1;
+    }
+    const at = loop === now.loop && index === now.index ? now.sinceLoopStart : scenes[index - 1]!.at;
+    out.push({ index, total: scenes.length, loop, say: scenes[index - 1]!.say, sinceLoopStart: at });
+  }
+  return out;
+}
+
 /** `scene 2/8: …`; in a replay `loop 2 · scene 2/8: …`, and just after it started `the story starts again (loop 2) · …`. */
 export function sceneWords(scene: SceneNow): string {
   const head = scene.index === 0 ? 'scene –' : `scene ${scene.index}/${scene.total}`;

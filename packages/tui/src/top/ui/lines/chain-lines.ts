@@ -10,8 +10,8 @@ import { type CountdownClock, STATE_GLYPH, stateDetail, stateTone, reasonWords }
  * The chains panel's rows: each route with its targets in the order a request
  * starting now would try them, one target per row:
  *
- *   ›sonnet    ● healthy personal/claude-sonnet-4-5
- *              ✗ credit  work-max/claude-sonnet-4-5   probe in 42s
+ *   ›sonnet    ● healthy personal/claude-sonnet-5
+ *              ✗ credit  work-max/claude-sonnet-5   probe in 42s
  *    opus      ✗ credit  work-max/claude-opus-4-1     probe in 42s
  *    fail-open ✗ errors  personal/claude-opus-4-1     probe in 9s
  *    haiku     ● healthy seat-b/claude-haiku-4-5      share 62%

@@ -10,7 +10,7 @@ import { line, type Line } from './line.js';
  * ../../../output/decision-line.ts writes it, in columns as wide as the
  * rows shown need:
  *
- *   14:03:07 sonnet 200 812ms work-max 402 → personal-pro/claude-sonnet-4-5 ok
+ *   14:03:07 sonnet 200 812ms work-max 402 → personal-pro/claude-sonnet-5 ok
  */
 const ROUTE_MAX = 16;
 
