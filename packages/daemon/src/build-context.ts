@@ -11,6 +11,7 @@ import type { DaemonContext } from './context.js';
 import { EventBus } from './events/bus.js';
 import { RecentDecisions } from './events/recent-decisions.js';
 import { buildRouting } from './proxy/routing.js';
+import { UsageBook } from './usage/usage-book.js';
 import { chooseStore } from './store/choose-store.js';
 
 export interface ContextOptions {
@@ -73,7 +74,7 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
     store,
     configPath: opts.configPath,
     restored: 0,
-    usage: new Map(),
+    usage: new UsageBook(bus, () => clock.now()),
     recent: new RecentDecisions(bus),
     reload: () => reloadConfig(context, influence, env, opts.log ?? (() => {})),
     metrics: undefined as unknown as DaemonMetrics,

@@ -1,9 +1,10 @@
-import type { Config, ControlError, Counters, Provider, ReloadResult, SeatUsage } from '@routeplane/shared';
+import type { Config, ControlError, Counters, Provider, ReloadResult } from '@routeplane/shared';
 import type { ResolvedSeat } from './credentials.js';
 import type { BreakerStore } from './breaker/store.js';
 import type { ReloadableInfluence } from './breaker/reloadable.js';
 import type { Clock } from './breaker/types.js';
 import type { EventBus } from './events/bus.js';
+import type { UsageBook } from './usage/usage-book.js';
 import type { DaemonMetrics } from './metrics/daemon-metrics.js';
 import type { Routing } from './proxy/routing.js';
 import type { RecentDecisions } from './events/recent-decisions.js';
@@ -35,7 +36,7 @@ export interface DaemonContext {
   /** breakers restored from `influence.state_file` at start */
   restored: number;
   /** each seat's last usage windows (spec/signals.md "Usage windows") */
-  readonly usage: Map<string, SeatUsage>;
+  readonly usage: UsageBook;
   readonly recent: RecentDecisions;
   /** what `/metrics` exposes (set right after the context is built: it reads the context) */
   metrics: DaemonMetrics;

@@ -124,6 +124,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
         await closeHttp(app, graceMs, inFlight);
         context.recent.stop();
         context.metrics.stop();
+        context.usage.stop();
         // after the drain: the state file's last save carries what in-flight requests did
         await store.close();
         await decisionLog?.close();

@@ -1,4 +1,5 @@
 import type { Breaker, BreakerScope, Signal, TripReason } from './breaker/breaker.js';
+import type { SeatUsage } from './usage-window.js';
 import type { StoreInfo } from './store-info.js';
 
 /**
@@ -141,14 +142,31 @@ export interface StoreEvent extends EventBase {
   store: StoreInfo;
 }
 
+/**
+ * A seat's usage windows changed (spec/signals.md "Usage windows"): the whole
+ * `SeatUsage` after the change, at most once per seat per second (the first
+ * change at once, later ones at the second's end), so a monitor follows the
+ * gauges without asking for snapshots.
+ */
+export interface UsageEvent extends EventBase {
+  type: 'usage';
+  seat: string;
+  usage: SeatUsage;
+}
+
 /** Sent as the last line to a subscriber whose queue overflowed. */
 export interface OverflowEvent {
   type: 'overflow';
 }
 
-export type DaemonEvent = DecisionEvent | BreakerEvent | ReloadEvent | StoreEvent;
+export type DaemonEvent = DecisionEvent | BreakerEvent | ReloadEvent | StoreEvent | UsageEvent;
 export type StreamedEvent = DaemonEvent | OverflowEvent;
 
 type Unstamped<E> = Omit<E, 'seq' | 'ts'>;
 /** An event before the bus stamps it. */
-export type UnstampedEvent = Unstamped<DecisionEvent> | Unstamped<BreakerEvent> | Unstamped<ReloadEvent> | Unstamped<StoreEvent>;
+export type UnstampedEvent =
+  | Unstamped<DecisionEvent>
+  | Unstamped<BreakerEvent>
+  | Unstamped<ReloadEvent>
+  | Unstamped<StoreEvent>
+  | Unstamped<UsageEvent>;

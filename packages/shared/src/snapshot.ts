@@ -2,6 +2,7 @@ import type { Breaker, BreakerScope, BreakerKind, BreakerPhase, Signal, TripReas
 import type { TargetState } from './breaker/target-state.js';
 import type { Balance, Lane } from './events.js';
 import type { StoreInfo } from './store-info.js';
+import type { SeatUsage, UsageWindow } from './usage-window.js';
 import type { InfluenceConfig } from './config/schema.js';
 
 /** Shapes of `snapshot`, `status` and `hello` results (spec "Precise answers", spec/protocol-v2.md). */
@@ -47,20 +48,6 @@ export interface SnapshotModel {
   model: string;
   streak: number;
   breaker: BreakerState | null;
-}
-
-/** One usage window a provider reported (spec/signals.md "Usage windows"). */
-export interface UsageWindow {
-  name: string;
-  /** a fraction, possibly above 1 */
-  utilization: number;
-  reset_at: number | null;
-  status: string | null;
-}
-
-export interface SeatUsage {
-  observed_at: number;
-  windows: UsageWindow[];
 }
 
 export interface SnapshotSeat {
@@ -152,3 +139,5 @@ export interface ProbeResult {
 export type { Lane };
 
 export type { StoreInfo };
+
+export type { SeatUsage, UsageWindow };

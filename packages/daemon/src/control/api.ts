@@ -83,7 +83,7 @@ function snapshot(ctx: DaemonContext): Snapshot {
   const { influence } = ctx;
   const breakers = influence.breakers();
   const routes = influence.routes();
-  const seats = influence.seats().map((seat) => ({ ...seat, usage: ctx.usage.get(seat.id) ?? null }));
+  const seats = influence.seats().map((seat) => ({ ...seat, usage: ctx.usage.shownOf(seat.id) }));
   return {
     seq: ctx.bus.lastSeq,
     now: ctx.clock.now(),

@@ -23,7 +23,6 @@ import { readAgentBody } from '../proxy/request-body.js';
 import type { FamilyChain, PreparedRoute } from '../proxy/route-table.js';
 import { agentMayUse } from '../proxy/routing.js';
 import { UpstreamClient } from '../proxy/upstream-client.js';
-import { mergeUsage } from '../signals/merge-usage.js';
 import { usageWindows } from '../signals/usage-windows.js';
 
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:\/|$)/i;
@@ -228,7 +227,7 @@ export class ProxyHandler {
 
   private reserveOf(seat: string): number | null {
     const pct = this.ctx.seats.get(seat)?.reserve_pct ?? 0;
-    return pct <= 0 ? null : reserveUntil(this.ctx.usage.get(seat), pct, this.ctx.clock.now());
+    return pct <= 0 ? null : reserveUntil(this.ctx.usage.liveOf(seat), pct, this.ctx.clock.now());
   }
 
   /** Every answer's usage headers update the seat's windows (display, and background reserves). */
@@ -236,8 +235,7 @@ export class ProxyHandler {
     this.ctx.metrics.firstByte(seat, headMs);
     const windows = usageWindows(headers, now);
     if (windows.length === 0) return;
-    const merged = mergeUsage(this.ctx.usage.get(seat) ?? null, windows, now);
-    if (merged !== null) this.ctx.usage.set(seat, merged);
+    this.ctx.usage.observe(seat, windows, now);
   }
 
   /** Answers a daemon-made error (nothing sent upstream) and returns its status. */

@@ -135,7 +135,8 @@ export function createMetrics(ctx: DaemonContext): DaemonMetrics {
     registers: [registry],
     collect() {
       this.reset();
-      for (const [seat, usage] of ctx.usage) for (const w of usage.windows) this.set({ seat, window: w.name }, w.utilization);
+      for (const [seat, usage] of ctx.usage.shownEntries())
+        for (const w of usage.windows) this.set({ seat, window: w.name }, w.utilization);
     },
   });
   new Gauge({

@@ -127,26 +127,16 @@ describe('protocol v2: a snapshot plus the events after its seq is the next snap
     };
 
     const routes = ['r1', 'r2', 'r3'];
-    let checks = 0;
-    for (let round = 0; round < 12; round++) {
-      const burst = 4 + Math.floor(random() * 8);
-      await Promise.all(
-        Array.from({ length: burst }, async () => {
-          const model = routes[Math.floor(random() * routes.length)]!;
-          const res = await fetch(`${url}/v1/chat/completions`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ model, messages: [] }),
-          });
-          await res.arrayBuffer();
-        }),
-      );
-      const r = random();
-      if (r < 0.15) await commands.request('reset', { seat: 's1' });
-      else if (r < 0.25) await commands.request('probe', { seat: 's3' });
-      else if (r < 0.3) await commands.request('reset');
-
-      // The next snapshot (another connection): wait until the watcher has every event up to its seq.
+    const post = async (model: string) => {
+      const res = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model, messages: [] }),
+      });
+      await res.arrayBuffer();
+    };
+    /** The next snapshot (another connection) against what the watcher rebuilt up to its seq. */
+    const check = async () => {
       const { result: next } = await commands.request('snapshot');
       await watcher.waitFor(() => {
         seen();
@@ -155,6 +145,19 @@ describe('protocol v2: a snapshot plus the events after its seq is the next snap
       const rebuilt = projection.at(next.seq);
       expect(byKey(rebuilt.breakers), `breakers at seq ${next.seq}, seed ${seed}`).toEqual(byKey(next.breakers));
       expect(rebuilt.routes, `routes at seq ${next.seq}, seed ${seed}`).toEqual(next.routes);
+      return next as Snapshot;
+    };
+    let checks = 0;
+    for (let round = 0; round < 12; round++) {
+      const burst = 4 + Math.floor(random() * 8);
+      await Promise.all(Array.from({ length: burst }, () => post(routes[Math.floor(random() * routes.length)]!)));
+      const r = random();
+      if (r < 0.15) await commands.request('reset', { seat: 's1' });
+      else if (r < 0.25) await commands.request('probe', { seat: 's3' });
+      else if (r < 0.3) await commands.request('reset');
+
+      // The next snapshot (another connection): wait until the watcher has every event up to its seq.
+      const next = await check();
       checks++;
       // now and then, wait for a deadline to pass, so timers move things between snapshots
       if (random() < 0.4 && next.breakers.some((b: Breaker) => b.phase === 'open')) {
@@ -166,6 +169,23 @@ describe('protocol v2: a snapshot plus the events after its seq is the next snap
       }
     }
     expect(checks).toBe(12);
+
+    // A last, scripted round, so every kind of change is in the stream whatever the seed drew.
+    await commands.request('reset');
+    shared.enqueue(respond.json(402, { error: { message: 'out of credit', type: 'billing' } }));
+    await post('r1'); // s1 out of credit: tripped
+    await commands.request('reset', { seat: 's1' }); // reset
+    shared.enqueue(respond.json(402, { error: { message: 'out of credit', type: 'billing' } }));
+    await post('r1'); // tripped again
+    await commands.request('probe', { seat: 's1' }); // probe-ready now
+    shared.enqueue(respond.json(200, { id: 'x', choices: [] }));
+    await post('r1'); // probe claimed, and it clears
+    other.enqueue(respond.json(402, { error: { message: 'out of credit', type: 'billing' } }));
+    await post('r3'); // s3 out of credit
+    shared.enqueue(respond.json(500, { error: { message: 'boom' } }));
+    other.enqueue(respond.json(402, { error: { message: 'still out' } }));
+    await post('r3'); // s1 fails first, then s3 again while tripped: refused
+    await check();
     const actions = new Set(projection.events.map((e) => e.action));
     for (const action of ['tripped', 'probe_claimed', 'refused', 'reset']) expect(actions, `seed ${seed}`).toContain(action);
   });

@@ -1,5 +1,5 @@
 import type { SeatUsage } from '@routeplane/shared';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Behaviour, type FakeUpstream, respond, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { openai } from '../signals/fixtures.js';
@@ -29,8 +29,20 @@ function withHeaders(headers: Record<string, string>, behaviour: Behaviour): Beh
   };
 }
 
+/**
+ * The seat's usage in a snapshot, once its last change was announced: usage
+ * events are coalesced to one per seat per second, and a snapshot shows what
+ * was announced (so it agrees with the event stream).
+ */
 async function usageOf(t: TestDaemon, seat: string): Promise<SeatUsage | null> {
-  return (await controlSnapshot(t)).seats.find((s) => s.id === seat)!.usage;
+  return vi.waitFor(
+    async () => {
+      const shown = (await controlSnapshot(t)).seats.find((s) => s.id === seat)!.usage;
+      expect(shown).toEqual(t.context.usage.liveOf(seat));
+      return shown;
+    },
+    { timeout: 5_000, interval: 50 },
+  );
 }
 
 describe('usage windows in the snapshot, per seat, merged by name', () => {

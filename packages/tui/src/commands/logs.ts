@@ -55,7 +55,8 @@ function stdoutPrinter(opts: LogsOptions) {
     decision,
     event(event: DaemonEvent) {
       if (event.type === 'decision') return decision(event);
-      if (opts.decisions) return;
+      // usage windows move with every answer: `top` and `status` show them, the log does not
+      if (opts.decisions || event.type === 'usage') return;
       if (opts.json) return out(JSON.stringify(event));
       transitions.push(event);
     },

@@ -62,7 +62,7 @@ export class ServeLog {
    * reloads and store changes as the socket streams them.
    */
   event(event: DaemonEvent): void {
-    if (this.o.quiet || event.type === 'decision') return;
+    if (this.o.quiet || event.type === 'decision' || event.type === 'usage') return;
     if (event.type === 'breaker' && (event.action === 'refused' || event.action === 'skipped')) return;
     if (this.o.format === 'json') this.o.write(`${JSON.stringify(event)}\n`);
     else if (event.type === 'breaker') this.printer.push(event);

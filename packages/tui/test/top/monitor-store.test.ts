@@ -50,6 +50,16 @@ const seatRowText = (s: MonitorState) =>
   seatRows(s.seats, { clock: { now: s.now, stale: false } }).map((r) => `${r.name} ${r.glyph} ${r.word} ${r.detail.join(' · ')}`.trim());
 
 describe('the store folds protocol v2', () => {
+  test("a usage event moves a seat's gauge without a snapshot", async () => {
+    const { daemon, store } = await live();
+    const snapshots = daemon.requestsOf('snapshot').length;
+    const windows = [{ name: '5h', utilization: 0.62, reset_at: Date.now() + 7_200_000, status: 'allowed' }];
+    daemon.emit({ type: 'usage', seat: 'work-max', usage: { observed_at: Date.now(), windows } });
+    const state = await stateWhere(store, (s) => s.seats.find((x) => x.id === 'work-max')?.usage?.windows[0]?.utilization === 0.62);
+    expect(state.seats.find((x) => x.id === 'work-max')!.usage!.windows).toEqual(windows);
+    expect(daemon.requestsOf('snapshot')).toHaveLength(snapshots);
+  });
+
   test('a snapshot shows chains as the daemon ordered them, with every breaker on its seat', async () => {
     const now = Date.now();
     const { daemon, store } = await live({ breakers: troubledBreakers(now) });

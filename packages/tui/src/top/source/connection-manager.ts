@@ -21,9 +21,8 @@ import { resetArgs, type ResetOutcome, type ResetRequest } from './reset-request
  * After the snapshot, `recent` brings the daemon's last decisions, so the
  * log shows its history at once (the store merges them by request id).
  *
- * Usage windows (spec/signals.md) travel in snapshots only: while decisions
- * flow, a fresh snapshot is taken every `usageRefreshMs`, through the same
- * held-events path, so gauges follow what the provider reports.
+ * Usage windows (spec/signals.md) move by `usage` events like breakers do:
+ * no snapshot is ever asked for again on a connection but after a reload.
  *
  * When the connection ends (daemon stopped or restarted, or our queue
  * overflowed) the store keeps its last state and shows "disconnected" (since
@@ -38,8 +37,6 @@ export interface ConnectionManagerOptions {
   store: MonitorStore;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
-  /** take a fresh snapshot this often while decisions arrive (usage windows are only in snapshots) */
-  usageRefreshMs?: number;
   /** wait for a daemon at this socket path when there is none at start, instead of failing */
   waitFor?: { path: string };
   clock?: () => number;
@@ -63,8 +60,6 @@ interface Feed {
   snapshotSeq: number;
   /** a reload came while a snapshot was on its way: take one more after it */
   again: boolean;
-  /** a decision arrived since the last snapshot: usage may have moved */
-  decided: boolean;
 }
 
 export class ConnectionManager implements MonitorActions {
@@ -72,13 +67,11 @@ export class ConnectionManager implements MonitorActions {
   private readonly store: MonitorStore;
   private readonly initialBackoffMs: number;
   private readonly maxBackoffMs: number;
-  private readonly usageRefreshMs: number;
   private readonly waitFor: { path: string } | null;
   private readonly clock: () => number;
   private feed: Feed | null = null;
   private backoffMs: number;
   private retryTimer: NodeJS.Timeout | null = null;
-  private refreshTimer: NodeJS.Timeout | null = null;
   /** when the live connection was lost; null while live or before the first connection */
   private lostAt: number | null = null;
   private stopped = false;
@@ -88,7 +81,6 @@ export class ConnectionManager implements MonitorActions {
     this.store = options.store;
     this.initialBackoffMs = options.initialBackoffMs ?? 500;
     this.maxBackoffMs = options.maxBackoffMs ?? 2000;
-    this.usageRefreshMs = options.usageRefreshMs ?? 2000;
     this.waitFor = options.waitFor ?? null;
     this.clock = options.clock ?? Date.now;
     this.backoffMs = this.initialBackoffMs;
@@ -114,7 +106,6 @@ export class ConnectionManager implements MonitorActions {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    this.stopRefresh();
     const feed = this.feed;
     this.feed = null;
     feed?.client.close();
@@ -159,7 +150,7 @@ export class ConnectionManager implements MonitorActions {
       client.close();
       return null;
     }
-    const feed: Feed = { client, held: [], snapshotSeq: 0, again: false, decided: false };
+    const feed: Feed = { client, held: [], snapshotSeq: 0, again: false };
     client.onClose((error) => {
       if (this.feed === feed) this.lost(error ? error.message : 'connection closed');
     });
@@ -182,7 +173,6 @@ export class ConnectionManager implements MonitorActions {
     this.backoffMs = this.initialBackoffMs;
     this.store.setConnection({ kind: 'live', since: this.clock() });
     void this.backfill(feed);
-    this.startRefresh(feed);
     return null;
   }
 
@@ -194,20 +184,6 @@ export class ConnectionManager implements MonitorActions {
     } catch {
       // an older daemon, or the connection went: the live log still fills
     }
-  }
-
-  private startRefresh(feed: Feed): void {
-    this.stopRefresh();
-    this.refreshTimer = setInterval(() => {
-      if (this.feed !== feed || !feed.decided || feed.held) return;
-      void this.resnapshot(feed);
-    }, this.usageRefreshMs);
-    this.refreshTimer.unref();
-  }
-
-  private stopRefresh(): void {
-    if (this.refreshTimer) clearInterval(this.refreshTimer);
-    this.refreshTimer = null;
   }
 
   /** No daemon yet: say so and try again until one answers. */
@@ -233,7 +209,6 @@ export class ConnectionManager implements MonitorActions {
   /** Asks for a snapshot, holding events until it is in the store, then hands them over in order. */
   private async takeSnapshot(feed: Feed): Promise<void> {
     feed.held ??= [];
-    feed.decided = false;
     const snapshot = await feed.client.request('snapshot');
     this.store.push({ kind: 'snapshot', snapshot });
     feed.snapshotSeq = snapshot.seq;
@@ -254,7 +229,6 @@ export class ConnectionManager implements MonitorActions {
 
   private deliver(feed: Feed, event: StreamedEvent): void {
     if (event.type === 'overflow') return;
-    if (event.type === 'decision') feed.decided = true;
     this.store.push({ kind: 'event', event });
     if (event.type === 'reload' && event.ok && event.seq > feed.snapshotSeq) void this.resnapshot(feed);
   }
@@ -280,7 +254,6 @@ export class ConnectionManager implements MonitorActions {
 
   private lost(reason: string): void {
     this.feed = null;
-    this.stopRefresh();
     this.lostAt = this.clock();
     if (!this.stopped) this.scheduleRetry(reason);
   }

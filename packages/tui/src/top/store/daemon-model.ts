@@ -9,6 +9,7 @@ import {
   type SnapshotSeat,
   type StoreEvent,
   type StoreInfo,
+  type UsageEvent,
 } from '@routeplane/shared';
 
 /**
@@ -16,7 +17,7 @@ import {
  * configured routes, the seats, every active breaker by key, and the `seq`
  * of the last event all that reflects. A snapshot replaces it whole; an event
  * with a greater `seq` replaces or removes one breaker (it carries the whole
- * Breaker) or the store's state. The monitor keeps no rule of its own about
+ * Breaker), the store's state, or one seat's usage windows. The monitor keeps no rule of its own about
  * what a breaker means: ./derive-view.ts projects chains with the shared rules.
  * Pure; a change returns a new model, so views recompute only when it changed.
  */
@@ -42,9 +43,13 @@ export function modelOf(snapshot: Snapshot): DaemonModel {
 }
 
 /** An event at or below the model's `seq` is already in it: the model comes back unchanged. */
-export function applyEvent(model: DaemonModel, event: BreakerEvent | StoreEvent): DaemonModel {
+export function applyEvent(model: DaemonModel, event: BreakerEvent | StoreEvent | UsageEvent): DaemonModel {
   if (event.seq <= model.seq) return model;
   if (event.type === 'store') return { ...model, seq: event.seq, store: event.store };
+  if (event.type === 'usage') {
+    const seats = model.seats.map((s) => (s.id === event.seat ? { ...s, usage: event.usage } : s));
+    return { ...model, seq: event.seq, seats };
+  }
   const breakers = new Map(model.breakers);
   applyBreakerEvent(breakers, event);
   return { ...model, seq: event.seq, breakers };

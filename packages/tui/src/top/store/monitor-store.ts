@@ -151,7 +151,7 @@ export class MonitorStore {
             this.ring.push({ id: event.request_id, event });
             decisionsChanged = true;
             this.count(event);
-          } else if ((event.type === 'breaker' || event.type === 'store') && this.model) {
+          } else if ((event.type === 'breaker' || event.type === 'store' || event.type === 'usage') && this.model) {
             // before the first snapshot there is nothing to apply it to: the snapshot will hold it
             this.model = applyEvent(this.model, event);
           }

@@ -146,6 +146,7 @@ export class FakeDaemon {
     const stamped = { ...event, seq: event.seq ?? this.seq + 1, ts: event.ts ?? Date.now() } as DaemonEvent;
     this.seq = Math.max(this.seq, stamped.seq);
     if (stamped.type === 'breaker') applyBreakerEvent(this.breakers, stamped);
+    if (stamped.type === 'usage') this.usage.set(stamped.seat, stamped.usage);
     if (stamped.type === 'decision') this.recent = [...this.recent, stamped].slice(-RECENT_MAX);
     this.send(encodeLine({ event: stamped }));
     return stamped;

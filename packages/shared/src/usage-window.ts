@@ -1,0 +1,13 @@
+/** One usage window a provider reported (spec/signals.md "Usage windows"). */
+export interface UsageWindow {
+  name: string;
+  /** a fraction, possibly above 1 */
+  utilization: number;
+  reset_at: number | null;
+  status: string | null;
+}
+
+export interface SeatUsage {
+  observed_at: number;
+  windows: UsageWindow[];
+}
