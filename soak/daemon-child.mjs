@@ -35,6 +35,8 @@ process.on('message', (message) => {
     at: Date.now(),
     rss: m.rss,
     heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    external: m.external,
     gc: typeof globalThis.gc === 'function',
   });
 });

@@ -17,6 +17,11 @@ export function rssFigures(measured, samples) {
     atEnd: end,
     heapAfterWarmup: measured.warm?.heapUsed ?? null,
     heapAtEnd: measured.end?.heapUsed ?? null,
+    // where the rest of RSS lives: pages V8 keeps committed, and memory outside the heap (Buffers)
+    heapTotalAfterWarmup: measured.warm?.heapTotal ?? null,
+    heapTotalAtEnd: measured.end?.heapTotal ?? null,
+    externalAfterWarmup: measured.warm?.external ?? null,
+    externalAtEnd: measured.end?.external ?? null,
     afterGc: measured.warm?.gc === true && measured.end?.gc === true,
     peak: samples.reduce((max, s) => Math.max(max, s.rss), 0),
     growthPct: after === null || end === null ? null : ((end - after) / after) * 100,
@@ -112,7 +117,8 @@ export function renderReport(f, checks) {
     `open upstream sockets    ${f.sockets.openAtEnd} at the end (${f.sockets.busyAtRest} busy at rest, ${f.sockets.openAtRest} idle keep-alive at rest, closed by the daemon within ${(f.sockets.closeWaitMs / 1000).toFixed(1)} s)`,
     `stuck probes             ${f.probes.stuck}  (claims held at rest: ${f.probes.held})`,
     `daemon RSS               after warm-up ${mb(f.rss.afterWarmup)}, at the end ${mb(f.rss.atEnd)} → growth ${f.rss.growthPct === null ? 'n/a' : `${f.rss.growthPct.toFixed(1)}%`}` +
-      `  (${f.rss.afterGc ? 'each after a full GC' : 'no GC before reading'}; heap ${mb(f.rss.heapAfterWarmup)} → ${mb(f.rss.heapAtEnd)}; peak RSS ${mb(f.rss.peak)})`,
+      `  (${f.rss.afterGc ? 'each after a full GC' : 'no GC before reading'}; heap ${mb(f.rss.heapAfterWarmup)} → ${mb(f.rss.heapAtEnd)}` +
+      ` of ${mb(f.rss.heapTotalAfterWarmup)} → ${mb(f.rss.heapTotalAtEnd)} committed; external ${mb(f.rss.externalAfterWarmup)} → ${mb(f.rss.externalAtEnd)}; peak RSS ${mb(f.rss.peak)})`,
     '',
     ...checks.map((c) => `${c.ok ? 'PASS' : 'FAIL'}  ${c.name} (${c.detail})`),
     '',
