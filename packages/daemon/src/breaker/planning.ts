@@ -258,15 +258,3 @@ export function preview(s: EngineState, entries: readonly PlanEntry[], pinnedInd
   });
   return finishOrder(targets, pinnedIndex).ordered;
 }
-
-/** Is the target held back by a breaker that waits for a probe (anything but a rate limit)? */
-export function heldByProbeBreaker(s: EngineState, keys: PlanEntry['keys']): boolean {
-  return (
-    s.table.get(keys.credit) !== undefined ||
-    s.table.get(keys.keyRejected) !== undefined ||
-    s.table.get(keys.seatQuota) !== undefined ||
-    s.table.get(keys.modelQuota) !== undefined ||
-    s.table.get(keys.errors) !== undefined ||
-    s.table.get(keys.providerErrors) !== undefined
-  );
-}

@@ -51,7 +51,6 @@ export class ReloadableInfluence implements Influence {
   }
   plan: Influence['plan'] = (entries, options) => this.inner.plan(entries, options);
   preview: Influence['preview'] = (entries, pinnedIndex) => this.inner.preview(entries, pinnedIndex);
-  heldBack: Influence['heldBack'] = (keys) => this.inner.heldBack(keys);
   record: Influence['record'] = (plan, target, evidence) => this.inner.record(plan, target, evidence);
   finish: Influence['finish'] = (plan) => this.inner.finish(plan);
   countSkipped: Influence['countSkipped'] = (plan) => this.inner.countSkipped(plan);
