@@ -48,8 +48,12 @@ export interface HeldBack {
   readonly seat: string;
   readonly model: string;
   readonly reason: TripReason | 'reserve';
-  /** when it may be routable again (probe-ready time, deadline, reserve reset), or null */
+  /** when what `reason` names ends (probe-ready time, deadline, reserve reset), or null */
   readonly until: number | null;
+  /** a tripped target's seat reserve reset, when the reserve holds it back too; else null */
+  readonly reserveUntil: number | null;
+  /** when it may be routable for background work again: the later of `until` and `reserveUntil` */
+  readonly routableAt: number | null;
 }
 
 /** A request's chain, fixed when it starts. */
