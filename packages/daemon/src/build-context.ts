@@ -51,14 +51,14 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
     secrets,
   });
   if (secret !== null) secrets.push(secret);
-  const influence = new ReloadableInfluence(config.influence, config.seats, config.routes, {
-    clock,
-    onChange: (change) => bus.emit(change),
-    origin: daemonId,
-    store,
-    wake: opts.wake,
-  });
-  if (influence.engine !== null) attach(influence.engine);
+  // the store follows every engine: a reload that switches influence off and on builds a new one
+  const influence = new ReloadableInfluence(
+    config.influence,
+    config.seats,
+    config.routes,
+    { clock, onChange: (change) => bus.emit(change), origin: daemonId, store, wake: opts.wake },
+    attach,
+  );
   const context: DaemonContext = {
     config,
     seats,

@@ -12,7 +12,9 @@ import { buildRouting } from './proxy/routing.js';
  * ones finish on their chain); an invalid one is refused whole and the
  * daemon keeps running on the old one. The listen address, the control
  * socket, the decision log path and where breakers are kept (the state
- * file, the shared store) can't change without a restart.
+ * file, the shared store) can't change without a restart; nor can influence
+ * be switched on or off while a shared store is set. (A state file follows
+ * the switch: the store is handed each new engine, see ReloadableInfluence.)
  */
 export function reloadConfig(ctx: DaemonContext, influence: ReloadableInfluence, env: Env, log: DaemonLog): ReloadOutcome {
   const refuse = (errors: string[]): ReloadOutcome => {
@@ -56,6 +58,9 @@ function fixedKeyChanges(before: Config, after: Config): string[] {
   // the breaker store is opened once, at start: a file it saves to, a Redis it shares through
   if (before.influence.state_file !== after.influence.state_file) changed.push('influence.state_file');
   if (JSON.stringify(before.influence.shared) !== JSON.stringify(after.influence.shared)) changed.push('influence.shared');
+  // a shared store is joined at start with influence on; switching off would also write every breaker's end to the other daemons
+  else if (after.influence.shared !== null && before.influence.enabled !== after.influence.enabled)
+    changed.push('influence.enabled (while influence.shared is set)');
   return changed;
 }
 

@@ -115,7 +115,8 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     url: context.httpUrl,
     socketPath: started.path,
     decisionLogPath: logPath === false ? null : logPath,
-    stateFile: store instanceof StateFileStore ? store.path : null,
+    // influence off at start: the file is left as it is (a reload that switches influence on loads it)
+    stateFile: store instanceof StateFileStore && store.inUse ? store.path : null,
     context,
     close(graceMs = 10_000) {
       closing ??= (async () => {

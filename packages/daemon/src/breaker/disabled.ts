@@ -39,8 +39,7 @@ export function disabledInfluence(topology: Topology, clock: Clock): Influence {
       const p = this.plan(entries, { pinnedIndex }) as Plan;
       return [...p.targets];
     },
-    heldBack: () => false,
-    record() {},
+    record: () => ({ tripped: false }),
     finish() {},
     countSkipped() {},
     reset: () => DISABLED,

@@ -14,14 +14,25 @@ import { advance, nextDueAt } from './deadlines.js';
 import { disabledInfluence } from './disabled.js';
 import { installBreaker } from './install.js';
 import { type EngineState, limitsOf } from './engine-state.js';
-import { countSkipped, finish, heldByProbeBreaker, plan, preview } from './planning.js';
+import { countSkipped, finish, plan, preview } from './planning.js';
 import { openBreakers, routes, seats } from './projections.js';
 import { record } from './recording.js';
 import { type BreakerStore, MemoryStore } from './store.js';
 import { Streaks } from './streaks.js';
 import { BreakerTable } from './table.js';
-import { type TargetKeys, Topology } from './topology.js';
-import type { BreakerChange, Clock, Influence, Plan, PlanEntry, PlannedTarget, PlanOptions, ProbeOutcome, ResetOutcome } from './types.js';
+import { Topology } from './topology.js';
+import type {
+  BreakerChange,
+  Clock,
+  Influence,
+  Plan,
+  PlanEntry,
+  PlannedTarget,
+  PlanOptions,
+  ProbeOutcome,
+  Recorded,
+  ResetOutcome,
+} from './types.js';
 
 export interface InfluenceDeps {
   clock: Clock;
@@ -87,13 +98,9 @@ export class InfluenceEngine implements Influence {
     return preview(this.s, entries, pinnedIndex);
   }
 
-  heldBack(keys: TargetKeys): boolean {
-    return this.s.table.size > 0 && heldByProbeBreaker(this.s, keys);
-  }
-
-  record(p: Plan, target: PlannedTarget, evidence: Evidence): void {
+  record(p: Plan, target: PlannedTarget, evidence: Evidence): Recorded {
     this.catchUp();
-    record(this.s, p, target, evidence);
+    return record(this.s, p, target, evidence);
   }
 
   finish(p: Plan): void {

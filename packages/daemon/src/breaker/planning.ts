@@ -126,13 +126,12 @@ function heldBackPlan(
   now: number,
 ): Plan {
   const heldBack: HeldBack[] = states.map(({ entry, covering, view, reserve }) => {
-    if (view.state === 'healthy') return { seat: entry.keys.seat, model: entry.keys.model, reason: 'reserve', until: reserve };
-    return {
-      seat: entry.keys.seat,
-      model: entry.keys.model,
-      reason: view.reasons[0] ?? 'model_errors',
-      until: routableAgainAt(covering, now),
-    };
+    const { seat, model } = entry.keys;
+    if (view.state === 'healthy') return { seat, model, reason: 'reserve', until: reserve, reserveUntil: null, routableAt: reserve };
+    const until = routableAgainAt(covering, now);
+    // a tripped seat above its reserve line is routable for background work only once both have passed
+    const routableAt = until === null ? reserve : reserve === null ? until : Math.max(until, reserve);
+    return { seat, model, reason: view.reasons[0] ?? 'model_errors', until, reserveUntil: reserve, routableAt };
   });
   const shown = states.map((x) => passedOver(x, now));
   return { entries, targets: [], failOpen: false, claims: NO_CLAIMS, plannedAt: now, lane: 'background', heldBack, passedOver: shown };
@@ -257,16 +256,4 @@ export function preview(s: EngineState, entries: readonly PlanEntry[], pinnedInd
     return planned(entry, 'tripped', view.reasons[0] ?? null, view.state === 'probing' ? null : left, pinned);
   });
   return finishOrder(targets, pinnedIndex).ordered;
-}
-
-/** Is the target held back by a breaker that waits for a probe (anything but a rate limit)? */
-export function heldByProbeBreaker(s: EngineState, keys: PlanEntry['keys']): boolean {
-  return (
-    s.table.get(keys.credit) !== undefined ||
-    s.table.get(keys.keyRejected) !== undefined ||
-    s.table.get(keys.seatQuota) !== undefined ||
-    s.table.get(keys.modelQuota) !== undefined ||
-    s.table.get(keys.errors) !== undefined ||
-    s.table.get(keys.providerErrors) !== undefined
-  );
 }

@@ -5,13 +5,18 @@ import { releaseClaim } from './planning.js';
 import type { Held } from './table.js';
 import type { TargetKeys } from './topology.js';
 import { clampWait, countRefused, failProbe, setDeadline, tripWithCooldown } from './transitions.js';
-import type { Claim, Plan, PlannedTarget } from './types.js';
+import type { Claim, Plan, PlannedTarget, Recorded } from './types.js';
+
+const NOTHING_TRIPPED: Recorded = { tripped: false };
+const TRIPPED: Recorded = { tripped: true };
 
 /**
  * What one attempt's evidence does to the breakers (seed 000, spec/signals.md,
- * spec/lanes.md): only negative evidence trips, a success restores.
+ * spec/lanes.md): only negative evidence trips, a success restores. Says
+ * whether it tripped, re-tripped or extended a breaker that waits for a
+ * probe on the target (a retry must not hammer what this answer just tripped).
  */
-export function record(s: EngineState, p: Plan, target: PlannedTarget, evidence: Evidence): void {
+export function record(s: EngineState, p: Plan, target: PlannedTarget, evidence: Evidence): Recorded {
   const claims: Claim[] = [];
   for (const c of p.claims) {
     if (c.index === target.index && !c.resolved) {
@@ -21,24 +26,25 @@ export function record(s: EngineState, p: Plan, target: PlannedTarget, evidence:
   }
   switch (evidence.class) {
     case 'ok':
-      return recordSuccess(s, p, target.keys, claims);
+      recordSuccess(s, p, target.keys, claims);
+      return NOTHING_TRIPPED;
     case 'aborted':
     case 'none':
     case 'request':
       for (const c of claims) releaseClaim(s, c, 'probe gave no verdict');
-      return;
+      return NOTHING_TRIPPED;
     case 'key_rejected':
       // the seed's reading: an auth demand is not evidence (fail over, change nothing)
       if (!s.limits.tripOnRejectedKey) {
         for (const c of claims) releaseClaim(s, c, 'probe gave no verdict');
-        return;
+        return NOTHING_TRIPPED;
       }
-      return recordFailure(s, target.keys, evidence, claims);
+      return recordFailure(s, target.keys, evidence, claims) ? TRIPPED : NOTHING_TRIPPED;
     case 'credit':
     case 'quota':
     case 'rate_limit':
     case 'model_error':
-      return recordFailure(s, target.keys, evidence, claims);
+      return recordFailure(s, target.keys, evidence, claims) ? TRIPPED : NOTHING_TRIPPED;
   }
 }
 
@@ -62,7 +68,8 @@ function recordSuccess(s: EngineState, p: Plan, keys: TargetKeys, claims: readon
 
 type Failure = EvidenceOf<'credit' | 'quota' | 'rate_limit' | 'model_error' | 'key_rejected'>;
 
-function recordFailure(s: EngineState, keys: TargetKeys, evidence: Failure, claims: readonly Claim[]): void {
+/** Records a failure; true when it tripped, re-tripped or extended a credit, quota, key or errors breaker on the target. */
+function recordFailure(s: EngineState, keys: TargetKeys, evidence: Failure, claims: readonly Claim[]): boolean {
   const now = s.clock.now();
   const signal = evidence.signal;
   const quotaWait = evidence.class === 'quota' ? quotaWaitMs(s, evidence.resetAt, now) : null;
@@ -76,6 +83,8 @@ function recordFailure(s: EngineState, keys: TargetKeys, evidence: Failure, clai
     failed.add(held);
     failProbe(s, held, `probe failed: ${describe(evidence)}`, signal, quotaWait, resetAt, now);
   }
+  // only breakers that wait for a probe are claimed: a failed probe re-tripped one
+  const reTripped = failed.size > 0;
   // Evidence against a breaker already open outside a probe changes no cooldown; it is counted.
   for (const key of keys.covering) {
     const held = s.table.get(key);
@@ -84,12 +93,13 @@ function recordFailure(s: EngineState, keys: TargetKeys, evidence: Failure, clai
 
   switch (evidence.class) {
     case 'credit':
-      if (!s.table.get(keys.credit)) tripWithCooldown(s, 'credit', { scope: 'seat', seat: keys.seat }, describe(evidence), signal);
-      return;
+      if (s.table.get(keys.credit)) return reTripped;
+      tripWithCooldown(s, 'credit', { scope: 'seat', seat: keys.seat }, describe(evidence), signal);
+      return true;
     case 'key_rejected':
-      if (!s.table.get(keys.keyRejected))
-        tripWithCooldown(s, 'key_rejected', { scope: 'seat', seat: keys.seat }, describe(evidence), signal);
-      return;
+      if (s.table.get(keys.keyRejected)) return reTripped;
+      tripWithCooldown(s, 'key_rejected', { scope: 'seat', seat: keys.seat }, describe(evidence), signal);
+      return true;
     case 'quota': {
       const subject =
         evidence.cover === 'seat'
@@ -98,9 +108,9 @@ function recordFailure(s: EngineState, keys: TargetKeys, evidence: Failure, clai
       const key = evidence.cover === 'seat' ? keys.seatQuota : keys.modelQuota;
       const held = s.table.get(key);
       // a probe of this very breaker that just failed already took the new reset
-      if (held !== undefined && failed.has(held)) return;
-      setDeadline(s, 'quota', subject, quotaWait!, evidence.resetAt, describe(evidence), signal, now);
-      return;
+      if (held !== undefined && failed.has(held)) return true;
+      const change = setDeadline(s, 'quota', subject, quotaWait!, evidence.resetAt, describe(evidence), signal, now);
+      return reTripped || change !== 'unchanged';
     }
     case 'rate_limit':
       setDeadline(
@@ -112,21 +122,24 @@ function recordFailure(s: EngineState, keys: TargetKeys, evidence: Failure, clai
         describe(evidence),
         signal,
       );
-      return;
+      // a rate limit is no reason to stop retrying: the retry waits past it
+      return reTripped;
     case 'model_error':
-      return recordModelError(s, keys, signal);
+      return recordModelError(s, keys, signal) || reTripped;
   }
 }
 
-/** The seed's streak on the target, and the provider layer's across the upstream's seats. */
-function recordModelError(s: EngineState, keys: TargetKeys, signal: Signal | null): void {
+/** The seed's streak on the target, and the provider layer's across the upstream's seats; true when either tripped. */
+function recordModelError(s: EngineState, keys: TargetKeys, signal: Signal | null): boolean {
   const now = s.clock.now();
   const { tripThreshold } = s.limits;
+  let tripped = false;
   if (!s.table.get(keys.errors)) {
     const streak = s.streaks.fail(keys.label, keys.seat, now);
     s.store.streak(keys.label, streak.count, streak.lastFailureAt);
     if (streak.count >= tripThreshold) {
       tripWithCooldown(s, 'errors', { scope: 'model', seat: keys.seat, model: keys.model }, `${streak.count} consecutive failures`, signal);
+      tripped = true;
     }
   }
   if (!s.table.get(keys.providerErrors)) {
@@ -141,8 +154,10 @@ function recordModelError(s: EngineState, keys: TargetKeys, signal: Signal | nul
         `${streak.count} consecutive failures on ${streak.seats.size} seats`,
         signal,
       );
+      tripped = true;
     }
   }
+  return tripped;
 }
 
 function resetStreak(s: EngineState, name: string): void {

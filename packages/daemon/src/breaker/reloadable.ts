@@ -8,7 +8,9 @@ import type { Influence } from './types.js';
  * is reconfigured in place (its breakers kept), and switching influence on
  * or off swaps what is inside — off drops every breaker (a `reset` event
  * each, "removed by reload"), on starts with none. Everything that holds the
- * daemon's influence (the forwarder, the timers, the control API) holds this.
+ * daemon's influence (the forwarder, the timers, the control API) holds this;
+ * the breaker store works on the engine itself, so `onEngine` hands it each
+ * new one (at start, and whenever a reload switches influence on).
  */
 export class ReloadableInfluence implements Influence {
   private inner: Influence;
@@ -18,8 +20,15 @@ export class ReloadableInfluence implements Influence {
     seats: readonly SeatConfig[],
     routes: readonly RouteConfig[],
     private readonly deps: InfluenceDeps,
+    private readonly onEngine: (engine: InfluenceEngine) => void = () => {},
   ) {
-    this.inner = createInfluence(cfg, seats, routes, deps);
+    this.inner = this.create(cfg, seats, routes);
+  }
+
+  private create(cfg: InfluenceConfig, seats: readonly SeatConfig[], routes: readonly RouteConfig[]): Influence {
+    const inner = createInfluence(cfg, seats, routes, this.deps);
+    if (inner instanceof InfluenceEngine) this.onEngine(inner);
+    return inner;
   }
 
   /** The engine when influence is on (a shared store and the state file work on it), else null. */
@@ -34,7 +43,7 @@ export class ReloadableInfluence implements Influence {
       return;
     }
     if (engine !== null) engine.reconfigure(cfg, new Topology([], []));
-    this.inner = createInfluence(cfg, seats, routes, this.deps);
+    this.inner = this.create(cfg, seats, routes);
   }
 
   get enabled(): boolean {
@@ -42,7 +51,6 @@ export class ReloadableInfluence implements Influence {
   }
   plan: Influence['plan'] = (entries, options) => this.inner.plan(entries, options);
   preview: Influence['preview'] = (entries, pinnedIndex) => this.inner.preview(entries, pinnedIndex);
-  heldBack: Influence['heldBack'] = (keys) => this.inner.heldBack(keys);
   record: Influence['record'] = (plan, target, evidence) => this.inner.record(plan, target, evidence);
   finish: Influence['finish'] = (plan) => this.inner.finish(plan);
   countSkipped: Influence['countSkipped'] = (plan) => this.inner.countSkipped(plan);

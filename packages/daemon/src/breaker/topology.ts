@@ -2,10 +2,10 @@ import {
   breakerKey,
   type ChainEntryRef,
   type RouteRef,
-  upstreamOf,
   type Provider,
   type RouteConfig,
   type SeatConfig,
+  upstreamIds,
 } from '@routeplane/shared';
 
 /**
@@ -56,8 +56,9 @@ export class Topology {
         if (list && !list.includes(t.model)) list.push(t.model);
       }
     }
+    const upstreams = upstreamIds(seats);
     this.seats = new Map(
-      seats.map((s) => [s.id, { id: s.id, provider: s.provider, upstream: upstreamOf(s.base_url), models: models.get(s.id) ?? [] }]),
+      seats.map((s) => [s.id, { id: s.id, provider: s.provider, upstream: upstreams.get(s.id) ?? '', models: models.get(s.id) ?? [] }]),
     );
     this.routes = routes.map((r) => ({
       model: r.model,

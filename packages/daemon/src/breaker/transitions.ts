@@ -68,7 +68,7 @@ export function setDeadline(
   signal: Signal | null,
   /** when the wait was measured: a quota's wait runs to its stated reset, so `until` lands exactly on it */
   now: number = s.clock.now(),
-): void {
+): 'tripped' | 'extended' | 'unchanged' {
   const until = now + waitMs;
   const key = breakerKey(kind, subject);
   const held = s.table.get(key);
@@ -79,10 +79,10 @@ export function setDeadline(
     b.reset_at = resetAt;
     b.signal = signal;
     s.table.add(b, reason, signal, now);
-    return;
+    return 'tripped';
   }
   const b = held.b;
-  if (b.until !== null && until <= b.until) return;
+  if (b.until !== null && until <= b.until) return 'unchanged';
   b.until = until;
   b.cooldown_ms = waitMs;
   if (resetAt !== null) b.reset_at = resetAt;
@@ -90,6 +90,7 @@ export function setDeadline(
   // a quota that was probe-ready and got a later reset is open again; a probe in flight stays in flight
   if (b.phase === 'probe_ready') b.phase = 'open';
   s.table.announce(held, 'extended', reason, signal);
+  return 'extended';
 }
 
 /**

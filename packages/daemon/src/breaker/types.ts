@@ -48,8 +48,12 @@ export interface HeldBack {
   readonly seat: string;
   readonly model: string;
   readonly reason: TripReason | 'reserve';
-  /** when it may be routable again (probe-ready time, deadline, reserve reset), or null */
+  /** when what `reason` names ends (probe-ready time, deadline, reserve reset), or null */
   readonly until: number | null;
+  /** a tripped target's seat reserve reset, when the reserve holds it back too; else null */
+  readonly reserveUntil: number | null;
+  /** when it may be routable for background work again: the later of `until` and `reserveUntil` */
+  readonly routableAt: number | null;
 }
 
 /** A request's chain, fixed when it starts. */
@@ -91,6 +95,18 @@ export interface CommandRefusal {
 export type ResetOutcome = { ok: true; cleared: number } | CommandRefusal;
 export type ProbeOutcome = { ok: true; made_ready: number } | CommandRefusal;
 
+/** What recording one answer did to its target. */
+export interface Recorded {
+  /**
+   * It tripped, re-tripped (a failed probe) or extended a credit, quota, key
+   * or model-errors breaker covering the target: such a target is not retried
+   * (spec/policy.md "Retries"). A breaker that was already open and that this
+   * answer left as it was does not count: a pinned or fail-open target keeps
+   * its retries.
+   */
+  readonly tripped: boolean;
+}
+
 /**
  * The routing-influence engine. Pure: takes a clock, reports changes through
  * its sink, and never touches I/O. The daemon drives `fireTimers` when
@@ -102,10 +118,8 @@ export interface Influence {
   plan(entries: readonly PlanEntry[], options?: PlanOptions): Plan | Promise<Plan>;
   /** The chain as a request would see it now, claiming nothing (for requests refused before routing). */
   preview(entries: readonly PlanEntry[], pinnedIndex: number | null): PlannedTarget[];
-  /** Is the target held back by a breaker that waits for a probe (a retry must not hammer it)? */
-  heldBack(keys: TargetKeys): boolean;
-  /** Records the evidence of one attempt on one planned target. */
-  record(plan: Plan, target: PlannedTarget, evidence: Evidence): void;
+  /** Records the evidence of one attempt on one planned target, and says what it did to the target. */
+  record(plan: Plan, target: PlannedTarget, evidence: Evidence): Recorded;
   /** The request is over: probe claims it never resolved are released. */
   finish(plan: Plan): void;
   /** A background request stood behind these breakers and was skipped (503). */

@@ -142,11 +142,14 @@ export class ProxyHandler {
     }
     facts.route = route.name;
     facts.balance = route.balance;
+    // before any refusal, so every decision of a resolved route says whose session it was (a header or body-field read)
+    const session = sessionOf(request.headers, facts.family, body.body, body.sessionSpans);
+    facts.session = session?.tag ?? null;
     const chain = route[facts.family];
     if (chain.targets.length === 0 && !chain.allDrained) {
       facts.chain = [...chain.skipped];
       const message = `route ${JSON.stringify(route.name)} has no ${facts.family} target (every seat in its chain speaks the other protocol)`;
-      facts.status = this.fail(res, facts, 'no_family_target', message, null);
+      facts.status = this.fail(res, facts, 'no_family_target', message, decisionHeader(facts.chain, false));
       return;
     }
 
@@ -170,8 +173,6 @@ export class ProxyHandler {
     if (chain.allDrained)
       return refuse('unavailable', `route ${JSON.stringify(route.name)} has every ${facts.family} target drained (weight 0)`);
 
-    const session = sessionOf(request.headers, facts.family, body.body, body.sessionSpans);
-    facts.session = session?.tag ?? null;
     const forwarder = this.forwarder;
     const plan = await forwarder.plan(this.baseOrder(route, chain, session?.key ?? null), {
       lane: facts.lane,

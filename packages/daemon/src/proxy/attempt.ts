@@ -1,5 +1,5 @@
 import type { Attempt, AttemptOutcome, Usage } from '@routeplane/shared';
-import type { Influence, Plan, PlannedTarget } from '../breaker/types.js';
+import type { Influence, Plan, PlannedTarget, Recorded } from '../breaker/types.js';
 import { classifyAnswer, type ClassifyLimits } from '../signals/classify.js';
 import { classifyEmbedded } from '../signals/embedded-error.js';
 import { type Evidence, evidenceClass, OK } from '../signals/evidence.js';
@@ -22,8 +22,19 @@ export type AttemptResult =
   /** the agent got an answer from this target: served, passed back (the request's fault), or broken mid-body */
   | { kind: 'answered'; status: number; usage: Usage | null }
   | { kind: 'agent_left' }
-  /** the request may move on (or retry): what it was evidence of, and the answer to relay if all fail */
-  | { kind: 'failed'; evidence: Evidence; status: number | null; kept: KeptError | null; retryAfterMs: number | null; at: number };
+  /**
+   * the request may move on (or retry): what it was evidence of, the answer to relay if all fail, and
+   * whether recording it tripped a breaker that waits for a probe on this target (then it is not retried)
+   */
+  | {
+      kind: 'failed';
+      evidence: Evidence;
+      status: number | null;
+      kept: KeptError | null;
+      retryAfterMs: number | null;
+      at: number;
+      tripped: boolean;
+    };
 
 export interface AttemptDeps {
   readonly influence: Influence;
@@ -54,7 +65,7 @@ export async function attemptTarget(
   retry: number,
 ): Promise<AttemptResult> {
   const started = performance.now();
-  const note = (outcome: AttemptOutcome, status: number | null, evidence: Evidence): void => {
+  const note = (outcome: AttemptOutcome, status: number | null, evidence: Evidence): Recorded => {
     attempts.push({
       seat: target.seat,
       model: target.model,
@@ -65,12 +76,12 @@ export async function attemptTarget(
       signal: evidence.class === 'ok' || evidence.class === 'aborted' ? null : evidence.signal,
       retry,
     });
-    deps.influence.record(plan, planned, evidence);
+    return deps.influence.record(plan, planned, evidence);
   };
   const transport = (failure: 'timeout' | 'network' | 'stream_error', status: number | null): AttemptResult => {
     const evidence = transportEvidence(failure);
-    note(failure, status, evidence);
-    return { kind: 'failed', evidence, status: null, kept: null, retryAfterMs: null, at: deps.now() };
+    const { tripped } = note(failure, status, evidence);
+    return { kind: 'failed', evidence, status: null, kept: null, retryAfterMs: null, at: deps.now(), tripped };
   };
 
   const sent: UpstreamResult = await deps.client.send(
@@ -132,9 +143,9 @@ export async function attemptTarget(
         return { kind: 'answered', status, usage: tap.usage() };
       case 'embedded_error': {
         const { classified, body } = relayed;
-        note(classified.outcome, status, classified.evidence);
+        const { tripped } = note(classified.outcome, status, classified.evidence);
         const kept = keepErrorResponse(x.family, status, headers, { kind: 'read', body }, target.label, deps.secretNeedles);
-        return { kind: 'failed', evidence: classified.evidence, status, kept, retryAfterMs: null, at: now };
+        return { kind: 'failed', evidence: classified.evidence, status, kept, retryAfterMs: null, at: now, tripped };
       }
     }
   }
@@ -143,18 +154,18 @@ export async function attemptTarget(
   if (read.kind === 'aborted') return agentLeft(note, status);
   const body = read.kind === 'too_large' ? null : read.body;
   const classified = classifyAnswer({ family: x.family, status, headers: sent.headers, body, now, secrets: deps.secrets }, deps.limits);
-  note(classified.outcome, status, classified.evidence);
+  const { tripped } = note(classified.outcome, status, classified.evidence);
   const kept = keepErrorResponse(x.family, status, headers, read, target.label, deps.secretNeedles);
   if (classified.verdict === 'pass_back') {
     sendKeptError(x.res, x.requestId, attempts.length, kept, x.decisionHeader);
     return { kind: 'answered', status, usage: null };
   }
   const retryAfterMs = parseRetryAfter(sent.headers['retry-after-ms'], sent.headers['retry-after'], now);
-  return { kind: 'failed', evidence: classified.evidence, status, kept, retryAfterMs, at: now };
+  return { kind: 'failed', evidence: classified.evidence, status, kept, retryAfterMs, at: now, tripped };
 }
 
 function agentLeft(
-  note: (outcome: AttemptOutcome, status: number | null, evidence: Evidence) => void,
+  note: (outcome: AttemptOutcome, status: number | null, evidence: Evidence) => Recorded,
   status: number | null,
 ): AttemptResult {
   note('aborted', status, transportEvidence('aborted'));

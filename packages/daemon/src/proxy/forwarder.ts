@@ -109,7 +109,8 @@ export class Forwarder {
             attemptsOnTarget: n + 1,
             failed: { evidence: evidenceClass(step.evidence) ?? 'none', status: step.status, retryAfterMs: step.retryAfterMs },
             probe: planned.state === 'probe',
-            tripped: influence.heldBack(target.keys),
+            // what this answer did, not what stood before it: a pinned or fail-open target keeps its retries
+            tripped: step.tripped,
             waitedMs,
             random: this.random,
           });

@@ -19,7 +19,11 @@ export function heldBackAnswer(
   now: number,
   decision: string,
 ): number {
-  const earliest = heldBack.reduce<number | null>((at, h) => (h.until === null ? at : at === null ? h.until : Math.min(at, h.until)), null);
+  // the earliest moment any target is routable for background work (each target's: its breaker and its reserve both passed)
+  const earliest = heldBack.reduce<number | null>(
+    (at, h) => (h.routableAt === null ? at : at === null ? h.routableAt : Math.min(at, h.routableAt)),
+    null,
+  );
   const retryAfter = Math.max(1, Math.ceil(((earliest ?? now) - now) / 1000));
   const why = heldBack.map((h) => `${h.seat}/${h.model} ${describe(h, now)}`).join(', ');
   const message = `all targets of route ${JSON.stringify(route)} are held back for background work: ${why}`;
@@ -31,6 +35,12 @@ export function heldBackAnswer(
 }
 
 function describe(h: HeldBack, now: number): string {
+  const breaker = describeReason(h, now);
+  if (h.reserveUntil === null) return breaker;
+  return `${breaker} and reserve (resets in ${formatDuration(Math.max(0, h.reserveUntil - now))})`;
+}
+
+function describeReason(h: HeldBack, now: number): string {
   const left = h.until === null ? null : formatDuration(Math.max(0, h.until - now));
   switch (h.reason) {
     case 'rate_limit':

@@ -5,7 +5,7 @@ import {
   type LaneName,
   type RetryConfig,
   type RouteConfig,
-  upstreamOf,
+  upstreamIds,
 } from '@routeplane/shared';
 import { type TargetKeys, targetKeys } from '../breaker/topology.js';
 import type { PlanEntry } from '../breaker/types.js';
@@ -78,12 +78,13 @@ export function prepareRoutes(
   routes: ReadonlyMap<string, RouteConfig>,
 ): Map<string, PreparedRoute> {
   const perSeat = new Map<string, SeatWire>();
+  const upstreams = upstreamIds([...seats.values()]);
   for (const seat of seats.values()) {
     perSeat.set(seat.id, {
       upstream: parseUpstreamBase(seat.base_url),
       headers: seatHeaders(seat),
       family: seat.provider,
-      upstreamId: upstreamOf(seat.base_url),
+      upstreamId: upstreams.get(seat.id) ?? '',
     });
   }
   const table = new Map<string, PreparedRoute>();

@@ -31,15 +31,18 @@ export interface StoreDeps {
 
 /**
  * Memory (the default); memory saved to `influence.state_file`
- * (spec/lanes.md); or Redis when `influence.shared` is set (spec/shared-state.md)
- * — only with influence on: off, there is no state to keep, and a state file
- * is neither read nor written (kept for later). The config loader already
- * refused both at once, a bad URL or an unset password variable; a
- * hand-built config that bypasses it is refused here in the same words.
+ * (spec/lanes.md); or Redis when `influence.shared` is set (spec/shared-state.md).
+ * A state file store is made even with influence off: the file is left as it
+ * is until a reload switches influence on and attaches an engine (the store
+ * then loads it). A shared store is joined only with influence on at start
+ * (a reload can't switch influence on or off while `shared` is set, see
+ * reload.ts). The config loader already refused a state file and a shared
+ * store at once, a bad URL or an unset password variable; a hand-built
+ * config that bypasses it is refused here in the same words.
  */
 export function chooseStore(config: Config, deps: StoreDeps): StoreChoice {
   const { shared, state_file: stateFile, enabled } = config.influence;
-  if (!enabled || (shared === null && stateFile === null)) {
+  if (shared === null && stateFile === null) {
     return { store: new MemoryStore(deps.startedAt), secret: null, attach: () => {} };
   }
   if (shared !== null && stateFile !== null)
@@ -48,6 +51,7 @@ export function chooseStore(config: Config, deps: StoreDeps): StoreChoice {
     const store = new StateFileStore(resolve(stateFile!), deps.clock, deps.log);
     return { store, secret: null, attach: (engine) => store.attach(engine) };
   }
+  if (!enabled) return { store: new MemoryStore(deps.startedAt), secret: null, attach: () => {} };
   const url = readRedisUrl(shared.redis_url);
   if (!url.ok) throw new Error(`influence.shared.redis_url: ${url.message}`);
   let password: string | null = null;

@@ -30,8 +30,8 @@ describe('background plans (spec/lanes.md)', () => {
     const bg = e.plan({ lane: 'background' });
     expect(bg.targets).toEqual([]);
     expect(bg.heldBack).toEqual([
-      { seat: 'a', model: 'm', reason: 'credit', until: e.clock.t + 10_000 },
-      { seat: 'b', model: 'm', reason: 'rate_limit', until: e.clock.t + 4000 },
+      { seat: 'a', model: 'm', reason: 'credit', until: e.clock.t + 10_000, reserveUntil: null, routableAt: e.clock.t + 10_000 },
+      { seat: 'b', model: 'm', reason: 'rate_limit', until: e.clock.t + 4000, reserveUntil: null, routableAt: e.clock.t + 4000 },
     ]);
     e.inf.countSkipped(bg);
     expect(e.inf.breakers().map((b) => b.skipped_count)).toEqual([1, 1]);
@@ -43,5 +43,32 @@ describe('background plans (spec/lanes.md)', () => {
     const reserveUntil = (seat: string) => (seat === 'a' ? e.clock.t + 60_000 : null);
     expect(e.names(e.plan({ lane: 'background', reserveUntil }))).toEqual(['b/m']);
     expect(e.names(e.plan({ lane: 'foreground', reserveUntil }))).toEqual(['a/m', 'b/m']);
+  });
+
+  it('a target both tripped and above its reserve is routable again only when both have passed', () => {
+    const e = engine(seats, refs, { cooldown_secs: 10 });
+    e.attempt('a', 'm', credit);
+    e.attempt('b', 'm', credit);
+    // a: credit for 10 s, reserve for 60 s → 60 s; b: credit for 10 s, reserve for 5 s → 10 s
+    const reserveUntil = (seat: string) => e.clock.t + (seat === 'a' ? 60_000 : 5000);
+    const bg = e.plan({ lane: 'background', reserveUntil });
+    expect(bg.heldBack).toEqual([
+      {
+        seat: 'a',
+        model: 'm',
+        reason: 'credit',
+        until: e.clock.t + 10_000,
+        reserveUntil: e.clock.t + 60_000,
+        routableAt: e.clock.t + 60_000,
+      },
+      {
+        seat: 'b',
+        model: 'm',
+        reason: 'credit',
+        until: e.clock.t + 10_000,
+        reserveUntil: e.clock.t + 5000,
+        routableAt: e.clock.t + 10_000,
+      },
+    ]);
   });
 });

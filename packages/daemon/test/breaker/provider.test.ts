@@ -52,6 +52,23 @@ describe('the provider-wide breaker (spec/lanes.md)', () => {
     expect(e.breaker(PROVIDER)).toBeUndefined();
   });
 
+  it('a failure more than window_secs after the previous one restarts the provider streak, and its seats', () => {
+    const e = engine(seats, refs, { window_secs: 300 });
+    e.attempt('one', 'sonnet', err);
+    e.attempt('two', 'sonnet', err);
+    e.clock.advance(300_001);
+    // without the restart this would be 4 failures from 2 seats; it is 2 from seat one only
+    e.attempt('one', 'sonnet', err);
+    e.attempt('one', 'sonnet', err);
+    expect(e.breaker(PROVIDER)).toBeUndefined();
+    expect(transitions(e.events)).toEqual([]);
+    // within the window again, a second seat's failure makes it 3 from 2 seats
+    e.clock.advance(299_000);
+    e.attempt('two', 'sonnet', err);
+    expect(e.breaker(PROVIDER)).toMatchObject({ kind: 'errors', scope: 'provider' });
+    expect(transitions(e.events)).toEqual([`tripped ${PROVIDER}`]);
+  });
+
   it('one probe for all its targets; a success of the model on any seat of the upstream clears it', () => {
     const e = engine(seats, refs, { cooldown_secs: 10 });
     e.attempt('one', 'sonnet', err);

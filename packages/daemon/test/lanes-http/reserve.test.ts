@@ -134,4 +134,33 @@ describe('the reserve', () => {
     await observe(spare, 'spare', { '5h': { utilization: '1.0', reset: nowS() + 600 } });
     expect(await servedBy('sonnet')).toBe('spare/claude-sonnet-5');
   });
+
+  it('tripped and above its reserve: Retry-After waits for the later of the two; across targets, the earliest target', async () => {
+    t.context.influence.reset();
+    await observe(max, 'max', { '5h': { utilization: '0.9', reset: nowS() + 3600 } });
+    await observe(spare, 'spare', { '5h': { utilization: '0.1', reset: nowS() + 3600 } });
+    // 402s: credit breakers with the 60 s cooldown on spare (its reserve not reached), then on max (reserve held for an hour)
+    spare.enqueue(respond.status(402));
+    expect((await exchange(t, MESSAGES, message('sonnet'), { 'x-routeplane-pin': 'spare' })).decision.served_by).toBe(
+      'max/claude-sonnet-5',
+    );
+    max.enqueue(respond.status(402));
+    expect((await exchange(t, MESSAGES, message('solo'))).res.status).toBe(402);
+    expect(t.context.influence.breakers().map((b) => b.key)).toEqual(['credit:spare', 'credit:max']);
+
+    const alone = await exchange(t, MESSAGES, message('solo'), BACKGROUND);
+    expectRefused(alone, 503);
+    expect(Number(alone.res.headers.get('retry-after'))).toBeGreaterThan(3500);
+    expect(Number(alone.res.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+    expect(alone.body.error.message).toMatch(
+      /max\/claude-sonnet-5 credit \(probe in (59s|1m00s)\) and reserve \(resets in (59m\d\ds|1h00m)\)$/,
+    );
+
+    // spare is routable again first: in 60 s
+    const both = await exchange(t, MESSAGES, message('sonnet'), BACKGROUND);
+    expectRefused(both, 503);
+    expect(Number(both.res.headers.get('retry-after'))).toBeGreaterThan(50);
+    expect(Number(both.res.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    t.context.influence.reset();
+  });
 });

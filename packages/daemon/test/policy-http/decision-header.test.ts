@@ -183,6 +183,14 @@ describe('which answers carry it', () => {
     expect(failed.res.headers.get('x-routeplane-decision')).toBe('a/gpt-5(healthy)');
   });
 
+  it("a route with no target of the request's family answers 400 with it: every entry skipped for the protocol", async () => {
+    const x = await exchange(t, MESSAGES, message('gpt'), auth);
+    expect(x.res.status).toBe(400);
+    expect(x.decision.route).toBe('gpt');
+    expect(x.decision.attempts).toEqual([]);
+    expect(x.res.headers.get('x-routeplane-decision')).toBe('a/gpt-5(skipped: protocol)');
+  });
+
   it('an unknown model, a bad body, a 401 and a 413 do not', async () => {
     expect((await t.post(CHAT, chat('nope'), auth)).headers.get('x-routeplane-decision')).toBeNull();
     expect((await t.post(CHAT, '{"model":', auth)).headers.get('x-routeplane-decision')).toBeNull();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBreaker } from '../helpers/events.js';
 import { type Behaviour, type FakeUpstream, respond, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
-import { CHAT, chat, exchange, expectRefused, MESSAGES, message } from './support.js';
+import { CHAT, chat, exchange, expectRefused, MESSAGES, message, sessionTag } from './support.js';
 
 /** Pins over real HTTP (spec/policy.md "Pins"). */
 
@@ -119,6 +119,17 @@ describe('a pin', () => {
     expect(x.decision.route).toBe('sonnet');
     expect(x.res.headers.get('x-routeplane-decision')).toMatch(/^m1\/claude-sonnet-5\(healthy\) -> /);
     expect(anthropic.requests.length + openai.requests.length).toBe(before);
+  });
+
+  it('a refused pin still records the session it came from (spec/policy.md: the decision records `session`)', async () => {
+    const byHeader = await exchange(t, MESSAGES, message('sonnet'), { 'x-routeplane-pin': 'nope', 'x-routeplane-session': 'agent-7' });
+    expectRefused(byHeader, 400);
+    expect(byHeader.decision.session).toBe(sessionTag('agent-7'));
+    const byBody = await exchange(t, MESSAGES, message('sonnet', { metadata: { user_id: 'user_abc_session_42' } }), {
+      'x-routeplane-pin': 'api',
+    });
+    expectRefused(byBody, 400);
+    expect(byBody.decision.session).toBe(sessionTag('user_abc_session_42'));
   });
 
   it('a SEAT/ROUTE pin to a seat outside the route is refused, never re-routed', async () => {

@@ -254,4 +254,28 @@ describe('retries and the breaker', () => {
     expect(attemptsOf(x.decision)).toEqual(['limited#0 429', 'limited#1 200']);
     expect(x.decision.served_by).toBe('limited/m-l');
   });
+
+  it('a pinned target held by an older errors breaker is retried: the 500 tripped nothing new', async () => {
+    t.context.influence.reset();
+    a.enqueue(respond.status(500));
+    await exchange(t, CHAT, chat('errors'));
+    await t.events.take(isBreaker('tripped', 'a'));
+
+    a.enqueue(respond.status(500));
+    const x = await exchange(t, CHAT, chat('errors'), { 'x-routeplane-pin': 'a' });
+    expect(x.decision.chain[0]).toMatchObject({ seat: 'a', pinned: true });
+    expect(attemptsOf(x.decision)).toEqual(['a#0 500', 'a#1 200']);
+    expect(x.decision.served_by).toBe('a/m-a');
+    await t.events.take(isBreaker('cleared', 'a'));
+  });
+
+  it('a pinned seat whose credit breaker stands is still never retried on a 402', async () => {
+    t.context.influence.reset();
+    await exchange(t, CHAT, chat('credit'));
+    await t.events.take(isBreaker('tripped', 'credit'));
+    const before = credit.requests.length;
+    const x = await exchange(t, CHAT, chat('credit'), { 'x-routeplane-pin': 'credit' });
+    expect(attemptsOf(x.decision)).toEqual(['credit#0 402', 'b#0 200']);
+    expect(credit.requests.length - before).toBe(1);
+  });
 });

@@ -4,17 +4,45 @@ import { type Breaker, breakerKey } from './breaker.js';
 export interface TargetIdentity {
   seat: string;
   model: string;
-  /** the seat's base URL without a trailing `/`: seats that share it share a provider layer (spec/lanes.md) */
+  /** the seat's upstream id (`upstreamIds`): seats that share it share a provider layer (spec/lanes.md) */
   upstream: string;
 }
 
+/** What `upstreamIds` needs of a seat. */
+export interface UpstreamSeat {
+  id: string;
+  provider: string;
+  base_url: string;
+}
+
 /**
- * The upstream of a seat, as breaker keys and `Breaker.upstream` carry it.
- * Seats of one provider with the same base URL (compared without a trailing
- * `/`) share it; the provider is implied by the URL (two families at one URL
- * never share a model name in practice).
+ * Each seat's upstream id, as breaker keys and `Breaker.upstream` carry it,
+ * computed from the whole seat list. Seats share a provider layer when they
+ * have the same provider and the same base URL compared without a trailing
+ * `/` (spec/lanes.md). The id is that URL (the v2 key format,
+ * `errors:provider:<url>/<model>`); only when seats of more than one
+ * provider use one URL (a gateway serving both families) is it qualified as
+ * `<url>#<provider>`, so an anthropic and an openai seat there never share
+ * a streak or a breaker for a model name they happen to share.
  */
-export function upstreamOf(baseUrl: string): string {
+export function upstreamIds(seats: readonly UpstreamSeat[]): Map<string, string> {
+  const providersAt = new Map<string, Set<string>>();
+  for (const seat of seats) {
+    const url = withoutTrailingSlash(seat.base_url);
+    const providers = providersAt.get(url) ?? new Set<string>();
+    providers.add(seat.provider);
+    providersAt.set(url, providers);
+  }
+  const ids = new Map<string, string>();
+  for (const seat of seats) {
+    const url = withoutTrailingSlash(seat.base_url);
+    const mixed = (providersAt.get(url)?.size ?? 0) > 1;
+    ids.set(seat.id, mixed ? `${url}#${seat.provider}` : url);
+  }
+  return ids;
+}
+
+function withoutTrailingSlash(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '');
 }
 
