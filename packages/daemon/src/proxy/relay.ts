@@ -6,6 +6,7 @@ import type { HeaderMap } from './headers.js';
 import { classifyTransportError } from './upstream-client.js';
 import type { BodySink, UpstreamBody } from './upstream-exchange.js';
 import type { Classified } from '../signals/classify.js';
+import type { StreamErrorScan } from '../signals/stream-error-scan.js';
 import type { UsageTap } from '../usage/usage-tap.js';
 
 export type RelayResult =
@@ -17,6 +18,11 @@ export type RelayResult =
   | { kind: 'failed_early'; failure: 'timeout' | 'network' }
   /** the body failed after bytes reached the agent: the stream was ended with an error event, or cut */
   | { kind: 'broken'; failure: 'timeout' | 'network' }
+  /**
+   * the upstream's own error event went to the agent in a served stream (spec/signals.md):
+   * relayed as sent, the stream ended as the upstream (or the agent) ended it — no success
+   */
+  | { kind: 'error_event' }
   | { kind: 'aborted' };
 
 /** Reads the first chunk of a 2xx: null to serve it, or what the error inside it is evidence of. */
@@ -45,6 +51,8 @@ export interface RelayJob {
   readonly tap: UsageTap;
   /** applied to a first chunk relayed although it is an error (it may echo a key) */
   readonly redact: Redact;
+  /** looks for an error event in every served chunk; null when the body is not a plain event stream */
+  readonly scan: StreamErrorScan | null;
 }
 
 export function relaySuccess(job: RelayJob): Promise<RelayResult> {
@@ -56,11 +64,16 @@ class Relay implements BodySink {
   private settled = false;
   private passedBack: Classified | null = null;
   private waitingForDrain = false;
+  /** null once an error event was seen (or when there is nothing to look for) */
+  private scan: StreamErrorScan | null;
+  private sawErrorEvent = false;
 
   constructor(
     private readonly job: RelayJob,
     private readonly resolveWith: (result: RelayResult) => void,
-  ) {}
+  ) {
+    this.scan = job.scan;
+  }
 
   private resolve(result: RelayResult): void {
     if (this.settled) return;
@@ -82,9 +95,17 @@ class Relay implements BodySink {
         return;
       }
       this.passedBack = error;
-      if (error !== null) chunk = this.withoutSecrets(chunk);
+      // an answer that is an error already says nothing more by its later events
+      if (error !== null) {
+        chunk = this.withoutSecrets(chunk);
+        this.scan = null;
+      }
       res.writeHead(this.job.status, this.job.headers);
       this.started = true;
+    }
+    if (this.scan?.saw(chunk)) {
+      this.sawErrorEvent = true;
+      this.scan = null;
     }
     this.job.tap.push(chunk);
     // The agent reads slower than the upstream writes: stop reading upstream until it catches up.
@@ -114,21 +135,28 @@ class Relay implements BodySink {
 
   end(): void {
     if (this.settled) return;
-    if (this.job.agent.gone) return this.resolve({ kind: 'aborted' });
+    if (this.job.agent.gone) return this.resolve(this.sawErrorEvent ? ERROR_EVENT : ABORTED);
     if (!this.started) this.job.res.writeHead(this.job.status, this.job.headers);
     this.job.res.end();
-    this.resolve({ kind: 'done', passedBack: this.passedBack });
+    this.resolve(this.sawErrorEvent ? ERROR_EVENT : { kind: 'done', passedBack: this.passedBack });
   }
 
+  /**
+   * An agent that hangs up after an error event reached it still leaves the
+   * evidence behind: SDKs close the stream as soon as they read one.
+   */
   fail(err: Error): void {
     if (this.settled) return;
     const failure = classifyTransportError(err, this.job.agent.gone);
-    if (failure === 'aborted') return this.resolve({ kind: 'aborted' });
+    if (failure === 'aborted') return this.resolve(this.sawErrorEvent ? ERROR_EVENT : ABORTED);
     if (!this.started) return this.resolve({ kind: 'failed_early', failure });
     endBroken(this.job.res, this.job.headers, this.job.family, `upstream ${this.job.label} broke off mid-response (${failure})`);
-    this.resolve({ kind: 'broken', failure });
+    this.resolve(this.sawErrorEvent ? ERROR_EVENT : { kind: 'broken', failure });
   }
 }
+
+const ERROR_EVENT: RelayResult = Object.freeze({ kind: 'error_event' });
+const ABORTED: RelayResult = Object.freeze({ kind: 'aborted' });
 
 /**
  * A stream gets the family's error event and ends; a body with a declared

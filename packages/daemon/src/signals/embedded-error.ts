@@ -26,8 +26,10 @@ import { errorOfDocument, isObject, own, parseJson, type UpstreamError } from '.
  * - a chunk that ends before anything decisive (only comments such as
  *   OpenRouter's `: OPENROUTER PROCESSING`, a half `event:` line, a data event
  *   whose `error` key, if any, would come after the cut) is served: the spec
- *   holds a 2xx for one chunk, not more, and an error that shows up later
- *   ends the stream as SPEC.md says (`stream_error`, model_error evidence).
+ *   holds a 2xx for one chunk, not more. An error event that shows up later
+ *   is relayed as the upstream sent it; the relay finds it
+ *   (stream-error-scan.ts) and the attempt counts as `stream_error` with
+ *   model_error evidence, not as a success.
  * A compressed chunk is decoded first (decode-body.ts); one that cannot be
  * decoded is served.
  */
