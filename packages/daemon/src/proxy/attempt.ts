@@ -97,8 +97,8 @@ export async function attemptTarget(
 
   if (status >= 200 && status < 300) {
     Object.assign(headers, routeplaneHeaders(x.requestId, attempts.length + 1, target.label, x.decisionHeader));
-    const check = (chunk: Buffer) =>
-      classifyEmbedded({ family: x.family, headers: sent.headers, chunk, now, secrets: deps.secrets }, deps.limits);
+    const check = (head: Buffer) =>
+      classifyEmbedded({ family: x.family, headers: sent.headers, chunk: head, now, secrets: deps.secrets }, deps.limits);
     const encoding = sent.headers['content-encoding'];
     const tap = new UsageTap(encoding === undefined || encoding === 'identity');
     const redact = (chunk: Buffer) => redactSecrets(chunk, deps.secretNeedles);

@@ -6,6 +6,7 @@ import type { HeaderMap } from './headers.js';
 import { classifyTransportError } from './upstream-client.js';
 import type { BodySink, UpstreamBody } from './upstream-exchange.js';
 import type { Classified } from '../signals/classify.js';
+import type { FirstChunkVerdict } from '../signals/embedded-error.js';
 import type { StreamErrorScan } from '../signals/stream-error-scan.js';
 import type { UsageTap } from '../usage/usage-tap.js';
 
@@ -25,8 +26,8 @@ export type RelayResult =
   | { kind: 'error_event' }
   | { kind: 'aborted' };
 
-/** Reads the first chunk of a 2xx: null to serve it, or what the error inside it is evidence of. */
-export type FirstChunkCheck = (chunk: Buffer) => Classified | null;
+/** Reads the head of a 2xx (every chunk so far, joined): serve it, wait for more, or what the error inside it is evidence of. */
+export type FirstChunkCheck = (head: Buffer) => FirstChunkVerdict;
 
 /** Takes every secret out of a chunk (error-body.ts `redactSecrets`). */
 export type Redact = (chunk: Buffer) => Buffer;
@@ -35,7 +36,8 @@ export type Redact = (chunk: Buffer) => Buffer;
  * Relays a 2xx body chunk by chunk as it arrives; never buffers it. The
  * status line and headers go out with the first chunk, not before, so a body
  * that fails before its first byte — or whose first chunk is an error — can
- * still fail over cleanly.
+ * still fail over cleanly. Chunks of nothing but SSE comments (keep-alives)
+ * are held until a chunk with an event follows, and go out with it.
  */
 export interface RelayJob {
   readonly res: ServerResponse;
@@ -67,6 +69,8 @@ class Relay implements BodySink {
   /** null once an error event was seen (or when there is nothing to look for) */
   private scan: StreamErrorScan | null;
   private sawErrorEvent = false;
+  /** the comment-only chunks received before the first event, joined; not yet sent */
+  private held: Buffer | null = null;
 
   constructor(
     private readonly job: RelayJob,
@@ -86,12 +90,20 @@ class Relay implements BodySink {
     const { res } = this.job;
     let chunk = received;
     if (!this.started) {
-      const error = this.job.check(chunk);
+      if (this.held !== null) chunk = Buffer.concat([this.held, chunk]);
+      const verdict = this.job.check(chunk);
+      if (verdict.kind === 'wait') {
+        this.held = chunk;
+        return;
+      }
+      this.held = null;
+      const error = verdict.kind === 'error' ? verdict.classified : null;
       // an error the request caused (`none`) goes to the agent as the upstream sent it; any other fails over
       if (error !== null && error.verdict !== 'pass_back') {
         // The error is in this first chunk; nothing is waited for beyond it (a stream may stay open).
-        this.job.body.cancel();
+        // Settled first: undici may report the cancel at once, and that is not the attempt's failure.
         this.resolve({ kind: 'embedded_error', classified: error, body: chunk });
+        this.job.body.cancel();
         return;
       }
       this.passedBack = error;
@@ -137,7 +149,8 @@ class Relay implements BodySink {
     if (this.settled) return;
     if (this.job.agent.gone) return this.resolve(this.sawErrorEvent ? ERROR_EVENT : ABORTED);
     if (!this.started) this.job.res.writeHead(this.job.status, this.job.headers);
-    this.job.res.end();
+    // a stream that ended with nothing but comments: they go out as they came
+    this.job.res.end(this.held ?? undefined);
     this.resolve(this.sawErrorEvent ? ERROR_EVENT : { kind: 'done', passedBack: this.passedBack });
   }
 
