@@ -6,15 +6,16 @@ import type { Family } from '@routeplane/shared';
  * upstream's error event already is the family's error shape — but the
  * attempt is no success: it counts as `model_error` evidence.
  *
- * The relay feeds every served chunk here, so this must stay cheap: a few
- * native `indexOf` calls over the chunk for fixed byte markers, and a few
+ * The relay feeds every served chunk here, so this must stay cheap: one
+ * native `indexOf` over the chunk for the word `error` (rare in a stream
+ * that is going well), a look at the few bytes around each hit, and a few
  * bytes carried across the chunk boundary for a marker split between two
- * chunks. No decoding, no parsing, no regex.
+ * chunks. No allocation, no decoding, no parsing, no regex.
  *
  * Why these markers cannot come from model text: everything a model writes
  * reaches a stream inside a JSON string, and a JSON string holds no raw line
  * feed (it is written `\n`) and no bare `"` (it is written `\"`).
- * - `LF event: error` then LF or CR: a raw LF in an event stream only ever
+ * - `LF event: error` (the space optional) then LF or CR: a raw LF in an event stream only ever
  *   ends an SSE line, so this is a line that starts with the field `event`
  *   and the value `error` exactly — the error event of the Anthropic family,
  *   and of the OpenAI Responses API. Model text saying "event: error" is in a
@@ -31,28 +32,45 @@ import type { Family } from '@routeplane/shared';
  * decoding), nor is anything but an event stream.
  */
 export class StreamErrorScan {
-  private readonly markers: readonly Buffer[];
+  private readonly keys: boolean;
   /**
-   * The last bytes seen, one fewer than the longest marker: any marker split
-   * between two chunks lies in these plus the next chunk's first bytes. It
-   * starts as LF, so the stream's very first line also counts as a line start.
+   * The last bytes seen (one fewer than the longest marker), then room for
+   * the next chunk's first bytes: any marker split between two chunks lies
+   * whole in there. Allocated once per stream. It starts as LF, so the
+   * stream's very first line also counts as a line start.
    */
-  private tail: Buffer = LF;
+  private readonly seam = Buffer.alloc(2 * KEEP);
+  private tailLength = 1;
 
   constructor(family: Family) {
-    this.markers = family === 'anthropic' ? EVENT_MARKERS : OPENAI_MARKERS;
+    this.keys = family !== 'anthropic';
+    this.seam[0] = LF;
   }
 
   /** True when this chunk (read after the chunks before it) holds an error marker. */
   saw(chunk: Buffer): boolean {
-    const found = this.inSeam(chunk) || holdsMarker(chunk, this.markers);
-    this.tail = lastBytes(this.tail, chunk);
+    const { seam } = this;
+    // byte by byte: for a dozen bytes a loop is cheaper than a native call
+    const head = Math.min(chunk.length, KEEP);
+    for (let k = 0; k < head; k++) seam[this.tailLength + k] = chunk[k]!;
+    const seamLength = this.tailLength + head;
+    const found = this.inSeam(seamLength) || holdsMarker(chunk, chunk.length, this.keys);
+    // the new tail: the last KEEP bytes of the seam's stream (this chunk's, or the old tail's and all of this one)
+    const source = chunk.length >= KEEP ? chunk : seam;
+    const sourceEnd = chunk.length >= KEEP ? chunk.length : seamLength;
+    const keep = Math.min(sourceEnd, KEEP);
+    for (let k = 0; k < keep; k++) seam[k] = source[sourceEnd - keep + k]!;
+    this.tailLength = keep;
     return found;
   }
 
-  private inSeam(chunk: Buffer): boolean {
-    const seam = Buffer.concat([this.tail, chunk.subarray(0, KEEP)]);
-    return holdsMarker(seam, this.markers);
+  /** The seam is a couple of dozen bytes: read in place, without a native call. */
+  private inSeam(length: number): boolean {
+    const { seam } = this;
+    for (let i = 0; i + WORD.length <= length; i++) {
+      if (seam[i] === WORD[0] && isWordAt(seam, i) && markerAround(seam, i, length, this.keys)) return true;
+    }
+    return false;
   }
 }
 
@@ -62,21 +80,44 @@ export function scannable(contentType: string | undefined, contentEncoding: stri
   return plain && contentType?.toLowerCase().includes('text/event-stream') === true;
 }
 
-const LF = Buffer.from('\n');
-const EVENT_MARKERS: readonly Buffer[] = ['\nevent: error\n', '\nevent: error\r', '\nevent:error\n', '\nevent:error\r'].map((m) =>
-  Buffer.from(m),
-);
-const OPENAI_MARKERS: readonly Buffer[] = [...EVENT_MARKERS, Buffer.from('"error":{'), Buffer.from('"error": {')];
-const KEEP = Math.max(...OPENAI_MARKERS.map((m) => m.length)) - 1;
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const QUOTE = 0x22;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const WORD = Buffer.from('error');
+const EVENT_FIELD = Buffer.from('\nevent:');
+/** the longest marker, `LF event: error CR`, less one byte: what a split marker can leave in the chunk before */
+const KEEP = EVENT_FIELD.length + 1 + WORD.length + 1 - 1;
 
-function holdsMarker(bytes: Buffer, markers: readonly Buffer[]): boolean {
-  for (const marker of markers) if (bytes.indexOf(marker) !== -1) return true;
+function holdsMarker(bytes: Buffer, length: number, keys: boolean): boolean {
+  for (let at = bytes.indexOf(WORD); at !== -1; at = bytes.indexOf(WORD, at + WORD.length)) {
+    if (markerAround(bytes, at, length, keys)) return true;
+  }
   return false;
 }
 
-/** The last KEEP bytes of `tail` + `chunk`, copied so the chunk itself is not kept alive. */
-function lastBytes(tail: Buffer, chunk: Buffer): Buffer {
-  if (chunk.length >= KEEP) return Buffer.from(chunk.subarray(chunk.length - KEEP));
-  const joined = Buffer.concat([tail, chunk]);
-  return joined.length > KEEP ? joined.subarray(joined.length - KEEP) : joined;
+function isWordAt(bytes: Buffer, at: number): boolean {
+  for (let k = 0; k < WORD.length; k++) if (bytes[at + k] !== WORD[k]) return false;
+  return true;
+}
+
+/**
+ * `error` at `at` is a marker: the value of an `event` field line
+ * (`LF event:` and an optional space before, LF or CR after), or, with
+ * `keys`, a key whose value is an object (`"` before, `":{` or `": {` after).
+ * A marker that does not lie whole within `length` bytes is not decided here.
+ */
+function markerAround(bytes: Buffer, at: number, length: number, keys: boolean): boolean {
+  const end = at + WORD.length;
+  if (end >= length) return false;
+  const after = bytes[end];
+  if (after === LF || after === CR) {
+    const field = (bytes[at - 1] === SPACE ? at - 1 : at) - EVENT_FIELD.length;
+    if (field >= 0 && bytes.compare(EVENT_FIELD, 0, EVENT_FIELD.length, field, field + EVENT_FIELD.length) === 0) return true;
+  }
+  if (!keys || after !== QUOTE || at === 0 || bytes[at - 1] !== QUOTE || end + 2 >= length || bytes[end + 1] !== COLON) return false;
+  const value = bytes[end + 2] === SPACE ? end + 3 : end + 2;
+  return value < length && bytes[value] === OPEN_BRACE;
 }
