@@ -3,7 +3,8 @@ import type { Influence, Plan, PlannedTarget, Recorded } from '../breaker/types.
 import { classifyAnswer, type ClassifyLimits } from '../signals/classify.js';
 import { classifyEmbedded } from '../signals/embedded-error.js';
 import { type Evidence, evidenceClass, OK } from '../signals/evidence.js';
-import { parseRetryAfter } from '../signals/retry-after.js';
+import { firstValue, parseRetryAfter } from '../signals/retry-after.js';
+import { StreamErrorScan, scannable } from '../signals/stream-error-scan.js';
 import { transportEvidence } from '../signals/transport-evidence.js';
 import { routeplaneHeaders } from './agent-response.js';
 import { readErrorBody, redactSecrets } from './error-body.js';
@@ -107,11 +108,12 @@ export async function attemptTarget(
 
   if (status >= 200 && status < 300) {
     Object.assign(headers, routeplaneHeaders(x.requestId, attempts.length + 1, target.label, x.decisionHeader));
-    const check = (chunk: Buffer) =>
-      classifyEmbedded({ family: x.family, headers: sent.headers, chunk, now, secrets: deps.secrets }, deps.limits);
+    const check = (head: Buffer) =>
+      classifyEmbedded({ family: x.family, headers: sent.headers, chunk: head, now, secrets: deps.secrets }, deps.limits);
     const encoding = sent.headers['content-encoding'];
     const tap = new UsageTap(encoding === undefined || encoding === 'identity');
     const redact = (chunk: Buffer) => redactSecrets(chunk, deps.secretNeedles);
+    const scan = scannable(firstValue(sent.headers['content-type']), firstValue(encoding)) ? new StreamErrorScan(x.family) : null;
     const relayed = await relaySuccess({
       res: x.res,
       status,
@@ -123,6 +125,7 @@ export async function attemptTarget(
       check,
       tap,
       redact,
+      scan,
     });
     switch (relayed.kind) {
       case 'done':
@@ -139,6 +142,8 @@ export async function attemptTarget(
       case 'failed_early':
         return transport(relayed.failure, status);
       case 'broken':
+      case 'error_event':
+        // bytes reached the agent: no fail-over, but no success either — a model failure on the target's streak
         note('stream_error', status, transportEvidence('stream_error'));
         return { kind: 'answered', status, usage: tap.usage() };
       case 'embedded_error': {

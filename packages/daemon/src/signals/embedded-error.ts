@@ -1,17 +1,25 @@
 import type { Family } from '@routeplane/shared';
 import { type ClassifyLimits, type Classified, classifyFailure } from './classify.js';
 import { decodedBody } from './decode-body.js';
-import { type FirstEvent, firstEvent } from './first-event.js';
+import { type FirstEvent, firstEvent, onlyComments } from './first-event.js';
 import { firstValue, type UpstreamHeaders } from './retry-after.js';
-import { errorOfDocument, isObject, own, parseJson, type UpstreamError } from './upstream-error.js';
+import { errorOfDocument, isObject, MAX_ERROR_BODY_BYTES, own, parseJson, type UpstreamError } from './upstream-error.js';
 
 /**
  * Errors inside a 2xx (spec/signals.md): OpenRouter answers some failures
  * with HTTP 200 and an `error` body or SSE data event, and an Anthropic
  * stream can open with `event: error`. The forwarder holds a 2xx until its
- * first body chunk and asks here; null means "an answer: serve it".
+ * first body chunk and asks here: serve it, wait, or fail over.
  *
- * What counts as an error, on the first chunk only:
+ * "First chunk" means the first one that holds more than SSE comments and
+ * blank lines: OpenRouter sends `: OPENROUTER PROCESSING` keep-alives on
+ * their own while it waits for its provider, so its error comes in a later
+ * chunk. While an event stream holds nothing else, the answer is `wait` (the
+ * relay keeps those chunks back, each wait bounded by `timeouts.idle_ms`, and
+ * asks again with all of them joined); past 65,536 bytes of comments it is
+ * served as it is.
+ *
+ * What counts as an error, on that chunk:
  * - a JSON body (whatever its content-type) whose first top-level key is
  *   `error` — or a one-element array whose object starts so (Gemini's wrapping);
  * - an OpenAI-family event stream whose first event with data is a JSON
@@ -23,11 +31,12 @@ import { errorOfDocument, isObject, own, parseJson, type UpstreamError } from '.
  *   embedded 500, so `model_error` — it cannot be the answer the agent asked
  *   for, and the next target may still serve;
  * - `event: error` whose data is cut short: the same;
- * - a chunk that ends before anything decisive (only comments such as
- *   OpenRouter's `: OPENROUTER PROCESSING`, a half `event:` line, a data event
- *   whose `error` key, if any, would come after the cut) is served: the spec
- *   holds a 2xx for one chunk, not more, and an error that shows up later
- *   ends the stream as SPEC.md says (`stream_error`, model_error evidence).
+ * - a chunk that ends before anything decisive (a half `event:` line, a data
+ *   event whose `error` key, if any, would come after the cut) is served: the
+ *   spec holds a 2xx for its first chunk, not more. An error event that shows up later
+ *   is relayed as the upstream sent it; the relay finds it
+ *   (stream-error-scan.ts) and the attempt counts as `stream_error` with
+ *   model_error evidence, not as a success.
  * A compressed chunk is decoded first (decode-body.ts); one that cannot be
  * decoded is served.
  */
@@ -35,7 +44,7 @@ export interface FirstChunk {
   family: Family;
   /** the 2xx answer's headers (content-type, content-encoding, and any deadline headers) */
   headers: UpstreamHeaders;
-  /** the first body chunk as received */
+  /** the body so far as received: its first chunk, or the comment-only chunks held back joined with the next */
   chunk: Buffer;
   now: number;
   secrets: readonly string[];
@@ -43,21 +52,35 @@ export interface FirstChunk {
 
 export type FirstChunkReading =
   | { kind: 'answer' }
+  /** an event stream with nothing but comments and blank lines so far */
+  | { kind: 'comments' }
   /** `error` is null when the error's contents could not be read (a cut or malformed body) */
   | { kind: 'error'; error: UpstreamError | null };
 
-/**
- * Null: not an error, serve it. Otherwise the embedded error classified as
- * if its status were `error.code` when that is an integer 400–599
- * (OpenRouter), else 500 — so its verdict is `fail_over`, or `pass_back`
- * when it is the request's own fault (relay the 2xx as the upstream sent it).
- */
-export function classifyEmbedded(first: FirstChunk, limits: ClassifyLimits): Classified | null {
+export type FirstChunkVerdict =
+  | { kind: 'serve' }
+  /** only SSE comments so far: hold them and ask again with the next chunk joined on */
+  | { kind: 'wait' }
+  /**
+   * the embedded error classified as if its status were `error.code` when
+   * that is an integer 400–599 (OpenRouter), else 500 — so its verdict is
+   * `fail_over`, or `pass_back` when it is the request's own fault (relay
+   * the 2xx as the upstream sent it)
+   */
+  | { kind: 'error'; classified: Classified };
+
+export function classifyEmbedded(first: FirstChunk, limits: ClassifyLimits): FirstChunkVerdict {
   const body = decodedBody(first.chunk, first.headers['content-encoding']);
-  if (body === null) return null;
+  if (body === null) return SERVE;
   const reading = readFirstChunk(first.family, firstValue(first.headers['content-type']), body);
-  if (reading.kind === 'answer') return null;
-  return classifyFailure(first, embeddedStatus(reading.error), reading.error, limits);
+  switch (reading.kind) {
+    case 'answer':
+      return SERVE;
+    case 'comments':
+      return body.length <= MAX_ERROR_BODY_BYTES ? WAIT : SERVE;
+    case 'error':
+      return { kind: 'error', classified: classifyFailure(first, embeddedStatus(reading.error), reading.error, limits) };
+  }
 }
 
 /** `error.code` when it is an integer HTTP error status (OpenRouter puts the real status there), else 500. */
@@ -66,7 +89,10 @@ export function embeddedStatus(error: UpstreamError | null): number {
   return typeof code === 'number' && Number.isInteger(code) && code >= 400 && code <= 599 ? code : 500;
 }
 
+const SERVE: FirstChunkVerdict = Object.freeze({ kind: 'serve' });
+const WAIT: FirstChunkVerdict = Object.freeze({ kind: 'wait' });
 const ANSWER: FirstChunkReading = Object.freeze({ kind: 'answer' });
+const COMMENTS: FirstChunkReading = Object.freeze({ kind: 'comments' });
 const UNREADABLE_ERROR: FirstChunkReading = Object.freeze({ kind: 'error', error: null });
 
 const OPEN_BRACE = 0x7b;
@@ -81,6 +107,7 @@ export function readFirstChunk(family: Family, contentType: string | undefined, 
   // an event stream never starts with a bracket: a JSON error is JSON whatever it is labelled
   if (first === OPEN_BRACE || first === OPEN_BRACKET) return jsonBody(body, start);
   if (contentType === undefined || !contentType.toLowerCase().includes('text/event-stream')) return ANSWER;
+  if (onlyComments(body, start)) return COMMENTS;
   return family === 'anthropic' ? anthropicStream(body, start) : openaiStream(body, start);
 }
 

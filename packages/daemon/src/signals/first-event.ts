@@ -19,6 +19,27 @@ const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;
 
+/**
+ * True while the bytes hold nothing but comments and blank lines: no field
+ * of any event has begun. A last line still arriving counts as a comment
+ * when it starts with `:` (or has no byte yet).
+ */
+export function onlyComments(buf: Buffer, from: number): boolean {
+  let i = from;
+  while (i < buf.length) {
+    const c = buf[i];
+    if (c === LF || c === CR) {
+      i++;
+      continue;
+    }
+    if (c !== COLON) return false;
+    const lf = buf.indexOf(LF, i);
+    if (lf === -1) return true;
+    i = lf + 1;
+  }
+  return true;
+}
+
 export function firstEvent(buf: Buffer, from: number, wanted: (event: FirstEvent) => boolean): FirstEvent | null {
   let name: string | null = null;
   let data: string[] | null = null;

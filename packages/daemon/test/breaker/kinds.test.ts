@@ -76,6 +76,18 @@ describe('quota breakers (spec/signals.md "Deadlines")', () => {
     expect(e.breaker('quota:a')).toMatchObject({ failed_probes: 2, cooldown_ms: 240_000, until: e.clock.t + 240_000 });
   });
 
+  it('a success on the target clears a target quota; a success on another model of the seat does not', () => {
+    const e = engine(seats, refs);
+    e.attempt('a', 'opus', { class: 'quota', cover: 'model', resetAt: e.clock.t + 86_400_000, signal: sig(429) });
+    e.attempt('a', 'sonnet', OK);
+    expect(e.breaker('quota:a/opus')).toMatchObject({ phase: 'open' });
+    // a success on that very target (a fail-open attempt, say: not a probe) speaks for it
+    e.attempt('a', 'opus', OK);
+    expect(e.breaker('quota:a/opus')).toBeUndefined();
+    expect(transitions(e.events)).toEqual(['tripped quota:a/opus', 'cleared quota:a/opus']);
+    expect(e.events.at(-1)).toMatchObject({ action: 'cleared', reason: 'success' });
+  });
+
   it('quota and rate limit are independent: a success clears the quota, never the rate limit', () => {
     const e = engine(seats, refs);
     e.attempt('a', 'opus', { class: 'rate_limit', waitMs: 30_000, signal: sig(429) });
@@ -119,10 +131,31 @@ describe('key_rejected (spec/signals.md "A rejected key")', () => {
 });
 
 describe('request-class evidence', () => {
-  it('a refusal of this request trips nothing and gives a probe no verdict', () => {
+  it('a refusal of this request trips nothing', () => {
     const e = engine(seats, refs, { cooldown_secs: 10 });
     for (let i = 0; i < 5; i++) e.attempt('a', 'opus', { class: 'request', signal: sig(429) });
     expect(e.inf.breakers()).toEqual([]);
+  });
+
+  it('answering a probe, it gives no verdict: the claim is released and the next request may probe', () => {
+    const e = engine(seats, refs, { cooldown_secs: 10 });
+    e.attempt('a', 'opus', { class: 'credit', signal: sig(402) });
+    e.clock.advance(10_000);
+    const probe = e.plan();
+    expect(e.find(probe, 'a', 'opus').state).toBe('probe');
+    expect(e.breaker('credit:a')?.claimed_at).not.toBeNull();
+    // while it is claimed, no other request probes
+    const meanwhile = e.plan();
+    expect(e.find(meanwhile, 'a', 'opus').state).toBe('tripped');
+    e.inf.finish(meanwhile);
+
+    e.inf.record(probe, e.find(probe, 'a', 'opus'), { class: 'request', signal: sig(429) });
+    expect(e.breaker('credit:a')).toMatchObject({ phase: 'probe_ready', failed_probes: 0, cooldown_ms: 10_000, claimed_at: null });
+    expect(transitions(e.events).at(-1)).toBe('probe_ready credit:a');
+    e.inf.finish(probe);
+
+    const next = e.plan();
+    expect(e.find(next, 'a', 'opus').state).toBe('probe');
   });
 });
 

@@ -33,6 +33,25 @@ function ok200(body: string, contentType: string): Behaviour {
 
 const sseBody = (events: string[]) => events.join('');
 
+/**
+ * HTTP 200 event stream written piece by piece: each piece once the one
+ * before reached the socket and the loop has turned through a poll phase
+ * (the daemon runs in this process, so it has read that piece by then as a
+ * chunk of its own). Then the stream ends.
+ */
+function piecesApart(pieces: string[]): Behaviour {
+  return async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'x-served-by-upstream': 'a' });
+    for (const piece of pieces) {
+      await new Promise<void>((resolve) => res.write(piece, () => resolve()));
+      await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+    }
+    res.end();
+  };
+}
+
+const KEEP_ALIVE = ': OPENROUTER PROCESSING\n\n';
+
 describe('an error inside a 200 fails over before any byte reached the agent', () => {
   it('OpenRouter JSON 200 {"error":{"code":502}}: model_error on the target, the agent gets only the sibling’s answer', async () => {
     fx = await startTwoSeats({ provider: 'openai', influence, behaviourA: ok200(openrouter.modelDown, 'application/json') });
@@ -81,6 +100,49 @@ describe('an error inside a 200 fails over before any byte reached the agent', (
       ['b/model-b', 'ok', 200, 'ok'],
     ]);
     expect(d.attempts[0]!.signal).toMatchObject({ status: 503, code: '503' });
+  });
+
+  it('OpenRouter keep-alive comments in chunks of their own, then the error: held back, and the request fails over', async () => {
+    fx = await startTwoSeats({
+      provider: 'openai',
+      influence,
+      behaviourA: piecesApart([KEEP_ALIVE, KEEP_ALIVE, `data: ${openrouter.noProvider}\n\n`]),
+    });
+    const res = await fx.t.post(CHAT, chatBody({ stream: true }));
+    // not even the comments or the upstream's headers came first
+    expect(await res.text()).toBe(sseBody(openaiChatStream('model-b', 'hello from model-b')));
+    expect(res.headers.get('x-served-by-upstream')).toBeNull();
+    const d = await fx.t.events.nextDecision();
+    expect(attemptsOf(d)).toEqual([
+      ['a/model-a', 'http_5xx', 200, 'model_error'],
+      ['b/model-b', 'ok', 200, 'ok'],
+    ]);
+    expect(d.attempts[0]!.signal).toMatchObject({ status: 503, code: '503' });
+  });
+
+  it('a stream that stays open after its error: the error decides (credit), not the cancel that follows', async () => {
+    fx = await startTwoSeats({
+      provider: 'openai',
+      influence,
+      behaviourA: piecesApart([`data: ${openrouter.insufficientCredits}\n\n`, KEEP_ALIVE, KEEP_ALIVE]),
+    });
+    const res = await fx.t.post(CHAT, chatBody({ stream: true }));
+    expect(await res.text()).toBe(sseBody(openaiChatStream('model-b', 'hello from model-b')));
+    expect(attemptsOf(await fx.t.events.nextDecision())).toEqual([
+      ['a/model-a', 'http_402', 200, 'credit'],
+      ['b/model-b', 'ok', 200, 'ok'],
+    ]);
+    expect(await fx.t.events.take(isBreaker('tripped', 'a'))).toMatchObject({ key: 'credit:a' });
+  });
+
+  it('keep-alive comments in chunks of their own, then an answer: the held comments go out first, then the answer', async () => {
+    const answer = openaiChatStream('model-a', 'hello from model-a');
+    fx = await startTwoSeats({ provider: 'openai', influence, behaviourA: piecesApart([KEEP_ALIVE, KEEP_ALIVE, ...answer]) });
+    const res = await fx.t.post(CHAT, chatBody({ stream: true }));
+    expect(await res.text()).toBe(sseBody([KEEP_ALIVE, KEEP_ALIVE, ...answer]));
+    expect(res.headers.get('x-served-by-upstream')).toBe('a');
+    expect(attemptsOf(await fx.t.events.nextDecision())).toEqual([['a/model-a', 'ok', 200, 'ok']]);
+    expect(fx.b.requests).toHaveLength(0);
   });
 
   it('the same through the OpenAI SDK: the agent’s stream is the sibling’s, no error surfaces', async () => {

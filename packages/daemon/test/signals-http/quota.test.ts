@@ -303,3 +303,30 @@ describe('quota, one target: a per-model weekly cap', () => {
     expect(seat.requests.map((r) => r.json.model)).toEqual(['claude-opus-4-1', 'claude-sonnet-5']);
   });
 });
+
+describe('quota, one target: a success on that target clears it', () => {
+  it('seven_day_opus on the only target: the next request goes anyway (fail open), its success clears the target quota', async () => {
+    const reset = epochSecondsIn(4 * 86_400);
+    const seat = await startFakeUpstream(answer(429, anthropic.accountRateLimit, unifiedRejected(reset, 'seven_day_opus')));
+    upstreams = [seat];
+    daemon = await startTestDaemon({
+      seats: [{ id: 'max', provider: 'anthropic', upstream: seat }],
+      routes: [{ model: 'opus', chain: [{ seat: 'max', model: 'claude-opus-4-1' }] }],
+      influence,
+    });
+    await expect(ask(daemon, 'anthropic', 'opus')).rejects.toThrow(/429/);
+    const trip = await daemon.events.take(isBreaker('tripped', 'max'));
+    expect(trip).toMatchObject({ key: 'quota:max/claude-opus-4-1', scope: 'model_quota' });
+    await daemon.events.nextDecision();
+
+    // the provider lifted the cap early: an answer from that very target says so
+    seat.setDefault(respond.anthropicMessage());
+    expect(await ask(daemon, 'anthropic', 'opus')).toBe('hello from claude-opus-4-1');
+    const d = await daemon.events.nextDecision();
+    expect(d).toMatchObject({ fail_open: true });
+    expect(attemptsOf(d)).toEqual([['max/claude-opus-4-1', 'ok', 200, 'ok']]);
+    const cleared = await daemon.events.take(isBreaker('cleared', 'max'));
+    expect(cleared).toMatchObject({ key: 'quota:max/claude-opus-4-1', reason: 'success' });
+    expect((await controlSnapshot(daemon)).breakers).toEqual([]);
+  });
+});

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import type { Family } from '@routeplane/shared';
 import { describe, expect, it } from 'vitest';
 import type { Classified } from '../../src/signals/classify.js';
-import { classifyEmbedded } from '../../src/signals/embedded-error.js';
+import { classifyEmbedded, type FirstChunkVerdict } from '../../src/signals/embedded-error.js';
 import { anthropicStream, buf, type Headers, LIMITS, NOW, openrouter, SEAT_KEY, SECRETS } from './fixtures.js';
 
 /** spec/signals.md "Errors inside a 2xx", decided on the first body chunk. */
@@ -10,8 +10,15 @@ import { anthropicStream, buf, type Headers, LIMITS, NOW, openrouter, SEAT_KEY, 
 const SSE: Headers = { 'content-type': 'text/event-stream; charset=utf-8' };
 const JSON_TYPE: Headers = { 'content-type': 'application/json' };
 
-function embedded(family: Family, chunk: string | Buffer, headers: Headers = JSON_TYPE): Classified | null {
+function verdict(family: Family, chunk: string | Buffer, headers: Headers = JSON_TYPE): FirstChunkVerdict {
   return classifyEmbedded({ family, headers, chunk: typeof chunk === 'string' ? buf(chunk) : chunk, now: NOW, secrets: SECRETS }, LIMITS);
+}
+
+/** The error the head shows, or null when it is served; a head that asks to wait is a test failure here. */
+function embedded(family: Family, chunk: string | Buffer, headers: Headers = JSON_TYPE): Classified | null {
+  const v = verdict(family, chunk, headers);
+  if (v.kind === 'wait') throw new Error('the check waits for more');
+  return v.kind === 'error' ? v.classified : null;
 }
 
 const UNKNOWN_500 = { class: 'model_error', signal: { status: 500, type: null, code: null, header: null, message: null } };
@@ -141,7 +148,6 @@ describe('an OpenAI-family event stream whose first data event is an error', () 
     ],
     ['an error nested in the data, not a key of it', 'data: {"choices":[{"error":{"code":502}}]}\n\n'],
     ['error: null', 'data: {"error":null}\n\n'],
-    ['only comments so far', ': OPENROUTER PROCESSING\n\n'],
     ['[DONE]', 'data: [DONE]\n\n'],
     ['a data event that is not JSON but mentions "error"', 'data: "error"\n\n'],
   ])('%s: served', (_what, chunk) => {
@@ -159,6 +165,43 @@ describe('an OpenAI-family event stream whose first data event is an error', () 
 
   it('a data event split over several data lines is joined', () => {
     expect(embedded('openai', 'data: {"error":\ndata: {"code":402,"message":"x"}}\n\n', SSE)?.evidence.class).toBe('credit');
+  });
+});
+
+describe('a head of nothing but comments (OpenRouter keep-alives): wait for the first event', () => {
+  it.each([
+    ['one keep-alive', ': OPENROUTER PROCESSING\n\n'],
+    ['several, CRLF line ends', ': OPENROUTER PROCESSING\r\n\r\n: OPENROUTER PROCESSING\r\n\r\n'],
+    ['a comment still arriving', ': OPENROUTER PROCE'],
+    ['a BOM, then a comment', '\ufeff: OPENROUTER PROCESSING\n\n'],
+    ['blank lines only', '\n\n'],
+  ])('%s: wait (both families)', (_what, head) => {
+    expect(verdict('openai', head, SSE)).toEqual({ kind: 'wait' });
+    expect(verdict('anthropic', head, SSE)).toEqual({ kind: 'wait' });
+  });
+
+  it('joined with the next chunk, the first event decides', () => {
+    const head = ': OPENROUTER PROCESSING\n\n: OPENROUTER PROCESSING\n\n';
+    expect(embedded('openai', `${head}data: ${openrouter.noProvider}\n\n`, SSE)).toMatchObject({ evidence: { class: 'model_error' } });
+    expect(embedded('anthropic', head + anthropicStream.overloadedEvent, SSE)).toMatchObject({ evidence: { class: 'model_error' } });
+    expect(embedded('openai', `${head}data: {"id":"gen-1","choices":[]}\n\n`, SSE)).toBeNull();
+  });
+
+  it.each([
+    ['a field has begun', ': OPENROUTER PROCESSING\n\nda'],
+    ['a retry field', 'retry: 1000\n\n'],
+  ])('%s: decided now (served)', (_what, head) => {
+    expect(verdict('openai', head, SSE)).toEqual({ kind: 'serve' });
+  });
+
+  it('a compressed head is read decoded', () => {
+    const head = gzipSync(buf(': OPENROUTER PROCESSING\n\n'));
+    expect(verdict('openai', head.subarray(0, head.length - 8), { ...SSE, 'content-encoding': 'gzip' })).toEqual({ kind: 'wait' });
+  });
+
+  it('only for event streams, and not past 65,536 bytes of comments', () => {
+    expect(verdict('openai', ': OPENROUTER PROCESSING\n\n', JSON_TYPE)).toEqual({ kind: 'serve' });
+    expect(verdict('openai', ': OPENROUTER PROCESSING\n\n'.repeat(3000), SSE)).toEqual({ kind: 'serve' });
   });
 });
 

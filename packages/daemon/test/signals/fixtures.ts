@@ -100,6 +100,9 @@ export function anthropicLimits(parts: {
 export const anthropicStream = {
   /** an Anthropic stream that opens with an error event */
   overloadedEvent: 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+  /** a text delta, as the Messages API streams one (the text JSON-escaped, as every model text is) */
+  textDelta: (text: string) =>
+    `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })}\n\n`,
   messageStart:
     'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_01XFDUDYJgAACzvnptvVoYEL","type":"message","role":"assistant","content":[],"model":"claude-sonnet-5","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":25,"output_tokens":1}}}\n\nevent: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n',
 };
@@ -175,6 +178,30 @@ export const openrouter = {
   modelDown: '{"error":{"code":502,"message":"model is down","metadata":{"provider_name":"Example"}}}',
   noProvider: '{"error":{"code":503,"message":"No available model provider that meets your routing requirements"}}',
   badRequest: '{"error":{"code":400,"message":"Input required: specify \\"prompt\\" or \\"messages\\""}}',
+};
+
+/**
+ * OpenAI-family streams that fail after they began. OpenRouter's mid-stream
+ * error (its streaming docs: the error beside `choices`, finish_reason
+ * `error`); the Responses API's `error` event and `response.failed` (API
+ * reference examples, ids shortened), and a normal Responses event, whose
+ * `error` is null.
+ */
+export const openaiStream = {
+  chatDelta: (content: string) =>
+    `data: ${JSON.stringify({ id: 'gen-1', object: 'chat.completion.chunk', created: 1_741_290_958, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`,
+  openrouterMidStream:
+    'data: {"id":"cmpl-abc123","object":"chat.completion.chunk","created":1234567890,"model":"gpt-3.5-turbo","provider":"openai","error":{"code":"server_error","message":"Provider disconnected unexpectedly"},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}\n\n',
+  responsesCreated:
+    'event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","created_at":1741290958,"status":"in_progress","error":null,"incomplete_details":null,"model":"gpt-5","output":[]}}\n\n',
+  responsesDelta: (delta: string) =>
+    `event: response.output_text.delta\ndata: ${JSON.stringify({ type: 'response.output_text.delta', sequence_number: 4, item_id: 'msg_1', output_index: 0, content_index: 0, delta })}\n\n`,
+  responsesCompleted:
+    'event: response.completed\ndata: {"type":"response.completed","sequence_number":9,"response":{"id":"resp_1","object":"response","created_at":1741290958,"status":"completed","error":null,"incomplete_details":null,"model":"gpt-5"}}\n\n',
+  responsesError:
+    'event: error\ndata: {"type":"error","code":"ERR_SOMETHING","message":"Something went wrong","param":null,"sequence_number":5}\n\n',
+  responsesFailed:
+    'event: response.failed\ndata: {"type":"response.failed","sequence_number":5,"response":{"id":"resp_1","object":"response","created_at":1741290958,"status":"failed","error":{"code":"server_error","message":"The model failed to generate a response."},"incomplete_details":null,"model":"gpt-5"}}\n\n',
 };
 
 export function buf(text: string): Buffer {
