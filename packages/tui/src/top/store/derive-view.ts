@@ -1,5 +1,6 @@
 import {
   type Breaker,
+  breakersNamedBy,
   orderChain,
   projectChain,
   type Balance,
@@ -29,6 +30,9 @@ export interface RouteView {
 export interface SeatView {
   readonly id: string;
   readonly provider: SnapshotSeat['provider'];
+  /** the seat's upstream and the models routes name on it: what a reset or probe of it names (`namedByCommand`) */
+  readonly upstream: string;
+  readonly models: readonly string[];
   /** seat-wide breakers first, then each model's (its provider layer's first), in the seat's model order */
   readonly breakers: readonly Breaker[];
   /** the usage windows the provider last reported (spec/signals.md "Usage windows") */
@@ -51,17 +55,17 @@ export function seatViews(model: DaemonModel): SeatView[] {
   return model.seats.map((seat) => ({
     id: seat.id,
     provider: seat.provider,
+    upstream: seat.upstream,
+    models: seat.models.map((m) => m.model),
     breakers: breakersOn(seat, breakers),
     usage: seat.usage ?? null,
   }));
 }
 
-/** A seat's own breakers, its models' breakers, and provider breakers on a model it serves through the same upstream. */
+/** What a reset of the seat names: its own breakers, its models' breakers, and provider breakers on a model it serves through its upstream. */
 function breakersOn(seat: SnapshotSeat, all: readonly Breaker[]): Breaker[] {
   const models = seat.models.map((m) => m.model);
-  const on = all.filter((b) =>
-    b.scope === 'provider' ? b.upstream === seat.upstream && b.model !== null && models.includes(b.model) : b.seat === seat.id,
-  );
+  const on = breakersNamedBy(all, { id: seat.id, upstream: seat.upstream, models });
   const modelRank = (b: Breaker) => {
     if (b.model === null) return -1;
     const at = models.indexOf(b.model);

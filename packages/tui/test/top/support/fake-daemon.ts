@@ -7,7 +7,7 @@ import {
   type Breaker,
   type BreakerAction,
   type BreakerEvent,
-  covers,
+  breakersNamedBy,
   type DaemonEvent,
   type DecisionEvent,
   encodeLine,
@@ -323,11 +323,11 @@ export class FakeDaemon {
     if (args?.seat === undefined) return all;
     const { seat, model } = args;
     if (!(seat in UPSTREAM)) throw new RequestFailure('unknown_seat', `unknown seat "${seat}"`);
-    if (model === undefined) return all.filter((b) => b.seat === seat);
-    if (!this.routes.some((r) => r.chain.some((t) => t.seat === seat && t.model === model))) {
+    const models = [...new Set(this.routes.flatMap((r) => r.chain.filter((t) => t.seat === seat).map((t) => t.model)))];
+    if (model !== undefined && !models.includes(model)) {
       throw new RequestFailure('unknown_target', `unknown target "${seat}/${model}"`);
     }
-    return all.filter((b) => b.scope !== 'seat' && covers(b, { seat, model, upstream: UPSTREAM[seat]! }));
+    return breakersNamedBy(all, { id: seat, upstream: UPSTREAM[seat]!, models }, model);
   }
 
   private reset(args: { seat?: string; model?: string } | undefined): number {
