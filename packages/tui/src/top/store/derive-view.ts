@@ -1,6 +1,7 @@
 import {
   type Breaker,
   breakersNamedBy,
+  covers,
   orderChain,
   projectChain,
   type Balance,
@@ -25,6 +26,8 @@ export interface RouteView {
   readonly chain: readonly SnapshotTarget[];
   /** nothing in the chain may be tried now: requests run the configured order */
   readonly failOpen: boolean;
+  /** `seat/model` → the other daemon whose transition holds it back (a shared store), when one does */
+  readonly from: ReadonlyMap<string, string>;
 }
 
 export interface SeatView {
@@ -39,14 +42,28 @@ export interface SeatView {
   readonly usage: SeatUsage | null;
 }
 
-export function routeViews(model: DaemonModel): RouteView[] {
+/** `self`: this daemon's id (`hello.daemon_id`); transitions it made itself need no "from". */
+export function routeViews(model: DaemonModel, self: string | null = null): RouteView[] {
   const upstreams = new Map(model.seats.map((s) => [s.id, s.upstream]));
   const upstreamOf = (seat: string) => upstreams.get(seat) ?? '';
   const breakers = [...model.breakers.values()];
+  const foreign = self === null ? [] : breakers.filter((b) => (model.origins.get(b.key) ?? self) !== self);
   return model.routes.map((route) => {
     const chain = projectChain(route.chain, breakers, upstreamOf);
     const tried = chain.filter((e) => e.state !== 'drained');
-    return { route: route.model, balance: route.balance, chain, failOpen: orderChain(tried, (e) => usableInForeground(e.state)).failOpen };
+    const from = new Map<string, string>();
+    for (const e of tried) {
+      if (e.state === 'healthy') continue;
+      const by = foreign.find((b) => covers(b, { seat: e.seat, model: e.model, upstream: upstreamOf(e.seat) }));
+      if (by) from.set(`${e.seat}/${e.model}`, model.origins.get(by.key)!);
+    }
+    return {
+      route: route.model,
+      balance: route.balance,
+      chain,
+      failOpen: orderChain(tried, (e) => usableInForeground(e.state)).failOpen,
+      from,
+    };
   });
 }
 

@@ -23,7 +23,9 @@ import { type CountdownClock, STATE_GLYPH, stateDetail, stateTone, reasonWords }
  * sessions in the last 5 minutes is shown): that row exists for every route,
  * so the word is there however few targets it has. Under a route's name the
  * next row says `fail-open` when every target is held back (the configured
- * order is tried).
+ * order is tried). A target held back by a transition another daemon made
+ * (a shared store, spec/shared-state.md) says where it came from,
+ * `(from host-b:4812)`, at the end of its row when there is room whole.
  * Drained targets (weight 0) are dimmed. Names get the width there is; only
  * when the line would not fit are they cut, with `…`, never so that two
  * names look the same.
@@ -131,8 +133,16 @@ export function chainLines(routes: readonly RouteView[], options: ChainLineOptio
     if (details[i]) tail.push(seg('  '), seg(details[i]!, tone));
     if (tail.length > 0) segments.push(...cell(name, targetW, nameTone), ...tail);
     else segments.push(seg(name, nameTone));
+    const from = route.from.get(targetNames[i]!);
+    if (from !== undefined) addWhenRoom(segments, seg(`  (from ${from})`, 'muted'), width);
     return clipLine(line(segments, key), width);
   });
+}
+
+/** `extra` at the end of the row only when it fits whole: it never takes room from names or countdowns. */
+function addWhenRoom(segments: Segment[], extra: Segment, width: number): void {
+  const used = segments.reduce((n, s) => n + textWidth(s.text), 0);
+  if (used + textWidth(extra.text) <= width) segments.push(extra);
 }
 
 /** The route's name in the title tone; a spread route's `spread` after it in the info tone. */
