@@ -46,12 +46,13 @@ const keys = (bs: Breaker[]) => bs.map((b) => b.key);
 
 describe('which breakers a reset or probe names', () => {
   it('a seat: its seat-wide breakers, its targets’ breakers and the provider breakers of its models on its upstream', () => {
-    expect(keys(breakersNamedBy(all, seatA))).toEqual([
+    // seat-wide first, then model by model in the seat's order, each in TRIP_REASON_ORDER
+    expect(keys(breakersNamedBy([...all].reverse(), seatA))).toEqual([
       'credit:seat-a',
       'rate_limit:seat-a',
-      'errors:seat-a/opus-x',
       'quota:seat-a/sonnet-x',
       `errors:provider:${ANTHROPIC}/sonnet-x`,
+      'errors:seat-a/opus-x',
     ]);
   });
 

@@ -1,4 +1,4 @@
-import type { Breaker } from './breaker.js';
+import { type Breaker, TRIP_REASON_ORDER, tripReason } from './breaker.js';
 
 /**
  * Which breakers a person's command names: `reset` and `probe` of a seat, or
@@ -35,7 +35,20 @@ export function namedByCommand(b: Breaker, seat: CommandSeat, model?: string): b
   }
 }
 
-/** The breakers among `breakers` that a command on `seat` (or `seat/model`) names, in their given order. */
+/**
+ * The breakers among `breakers` that a command on `seat` (or `seat/model`)
+ * names, in the order people read them and the daemon acts on them:
+ * seat-wide ones first, then each model's in the seat's model order, each
+ * group in TRIP_REASON_ORDER.
+ */
 export function breakersNamedBy(breakers: Iterable<Breaker>, seat: CommandSeat, model?: string): Breaker[] {
-  return [...breakers].filter((b) => namedByCommand(b, seat, model));
+  const modelRank = (b: Breaker) => {
+    if (b.model === null) return -1;
+    const at = seat.models.indexOf(b.model);
+    return at === -1 ? seat.models.length : at;
+  };
+  const reasonRank = (b: Breaker) => TRIP_REASON_ORDER.indexOf(tripReason(b.kind, b.scope));
+  return [...breakers]
+    .filter((b) => namedByCommand(b, seat, model))
+    .sort((a, b) => modelRank(a) - modelRank(b) || reasonRank(a) - reasonRank(b));
 }

@@ -8,8 +8,6 @@ import {
   type SeatUsage,
   type SnapshotSeat,
   type SnapshotTarget,
-  TRIP_REASON_ORDER,
-  tripReason,
   usableInForeground,
 } from '@routeplane/shared';
 import type { DaemonModel } from './daemon-model.js';
@@ -79,15 +77,7 @@ export function seatViews(model: DaemonModel): SeatView[] {
   }));
 }
 
-/** What a reset of the seat names: its own breakers, its models' breakers, and provider breakers on a model it serves through its upstream. */
+/** What a reset of the seat names, seat-wide first: its own breakers, its models' breakers, and provider breakers on a model it serves through its upstream. */
 function breakersOn(seat: SnapshotSeat, all: readonly Breaker[]): Breaker[] {
-  const models = seat.models.map((m) => m.model);
-  const on = breakersNamedBy(all, { id: seat.id, upstream: seat.upstream, models });
-  const modelRank = (b: Breaker) => {
-    if (b.model === null) return -1;
-    const at = models.indexOf(b.model);
-    return at === -1 ? models.length : at;
-  };
-  const reasonRank = (b: Breaker) => TRIP_REASON_ORDER.indexOf(tripReason(b.kind, b.scope));
-  return on.sort((a, b) => modelRank(a) - modelRank(b) || reasonRank(a) - reasonRank(b));
+  return breakersNamedBy(all, { id: seat.id, upstream: seat.upstream, models: seat.models.map((m) => m.model) });
 }
