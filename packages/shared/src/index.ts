@@ -6,6 +6,7 @@ export * from './config/shared-checks.js';
 export * from './config/redis-url.js';
 export * from './breaker/breaker.js';
 export * from './breaker/coverage.js';
+export * from './breaker/command-scope.js';
 export * from './breaker/target-state.js';
 export * from './breaker/chain-order.js';
 export * from './events.js';

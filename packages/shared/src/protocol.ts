@@ -34,13 +34,27 @@ export const controlRequestSchema = z.discriminatedUnion('cmd', [
     seat: z.string().min(1),
     model: z.string().min(1).optional(),
   }),
-  z.strictObject({ id: requestId, cmd: z.literal('recent'), n: z.number().int().min(1).max(RECENT_MAX).optional() }),
+  // "the last ≤ 500 decisions" (spec/monitor-v2.md): a larger n gets what the ring holds, not an error; n < 1 asks for nothing sensible
+  z.strictObject({ id: requestId, cmd: z.literal('recent'), n: z.number().int().min(1).optional() }),
   z.strictObject({ id: requestId, cmd: z.literal('reload') }),
 ]);
 
 export type ControlRequest = z.infer<typeof controlRequestSchema>;
 export type ControlCommand = ControlRequest['cmd'];
 export type RequestId = z.infer<typeof requestId>;
+
+/** Every command a daemon answers (the compiler holds this to the schema), for the error naming them. */
+const COMMAND_NAMES: Record<ControlCommand, true> = {
+  hello: true,
+  snapshot: true,
+  subscribe: true,
+  status: true,
+  reset: true,
+  probe: true,
+  recent: true,
+  reload: true,
+};
+export const CONTROL_COMMANDS = Object.keys(COMMAND_NAMES) as ControlCommand[];
 
 export interface ResultByCommand {
   hello: HelloResult;

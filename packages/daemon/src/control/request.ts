@@ -1,6 +1,4 @@
-import { controlRequestSchema, type ControlReply, type ControlRequest, type RequestId } from '@routeplane/shared';
-
-const COMMANDS = ['hello', 'snapshot', 'subscribe', 'status', 'reset'] as const;
+import { CONTROL_COMMANDS, controlRequestSchema, type ControlReply, type ControlRequest, type RequestId } from '@routeplane/shared';
 
 export type ParsedLine = { ok: true; request: ControlRequest } | { ok: false; reply: ControlReply };
 
@@ -21,8 +19,8 @@ export function parseRequestLine(line: string): ParsedLine {
 
   const id = usableId(raw);
   const cmd = isObject(raw) ? raw.cmd : undefined;
-  if (typeof cmd === 'string' && !(COMMANDS as readonly string[]).includes(cmd)) {
-    return fail(id, 'unknown_command', `unknown command ${JSON.stringify(cmd)} (expected one of ${COMMANDS.join(', ')})`);
+  if (typeof cmd === 'string' && !(CONTROL_COMMANDS as readonly string[]).includes(cmd)) {
+    return fail(id, 'unknown_command', `unknown command ${JSON.stringify(cmd)} (expected one of ${CONTROL_COMMANDS.join(', ')})`);
   }
   const problems = parsed.error.issues.map((issue) => {
     const where = issue.path.length > 0 ? issue.path.join('.') : 'request';

@@ -104,9 +104,10 @@ describe.each([
 
       // chains: the spread route says so and shows each target's share of its sessions (3 of 4 on
       // personal-pro, from the backfill); the drained target says it, with no share
-      expect(frame).toMatch(/^ haiku +✗ quota +personal-pro\/\S+ +share 75% +resets in 2h14m$/m);
-      expect(frame).toMatch(/^ fail-open +✗ credit +work-max\/claude-haiku-4-5 +share 25% +probe in 41s$/m);
-      expect(frame).toMatch(/^ spread +○ drained +openrouter\/anthropic\S*$/m);
+      // (`spread` on the route's name row: a failing-open spread route keeps it beside `fail-open`)
+      expect(frame).toMatch(/^ haiku spread +✗ quota +personal-pro\/\S+ +share 75% +resets in 2h14m$/m);
+      expect(frame).toMatch(/^ fail-open +✗ credit +work-max\/claude-h\S+ +share 25% +probe in 41s$/m);
+      expect(frame).toMatch(/^ +○ drained +openrouter\/anthro\S*$/m);
 
       // names: whole when they fit; cut in the middle, never alike, when they do not
       const at = lines.findIndex((l) => /^.dated /.test(l));

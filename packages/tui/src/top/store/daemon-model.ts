@@ -28,16 +28,26 @@ export interface DaemonModel {
   readonly routes: readonly RouteRef[];
   readonly seats: readonly SnapshotSeat[];
   readonly breakers: ReadonlyMap<string, Breaker>;
+  /**
+   * breaker key → the daemon (`hostname:pid`) whose transition last changed
+   * it, from breaker events' `origin` (spec/shared-state.md). A snapshot does
+   * not say it: breakers known only from a snapshot have none.
+   */
+  readonly origins: ReadonlyMap<string, string>;
   readonly store: StoreInfo;
 }
 
-export function modelOf(snapshot: Snapshot): DaemonModel {
+/** The model a snapshot says; origins learned before it are kept for the breakers it still holds. */
+export function modelOf(snapshot: Snapshot, before: DaemonModel | null = null): DaemonModel {
+  const breakers = new Map(snapshot.breakers.map((b) => [b.key, b]));
+  const origins = new Map([...(before?.origins ?? [])].filter(([key]) => breakers.has(key)));
   return {
     seq: snapshot.seq,
     influence: snapshot.influence,
     routes: snapshot.routes.map(routeRefOf),
     seats: snapshot.seats,
-    breakers: new Map(snapshot.breakers.map((b) => [b.key, b])),
+    breakers,
+    origins,
     store: snapshot.store,
   };
 }
@@ -52,5 +62,14 @@ export function applyEvent(model: DaemonModel, event: BreakerEvent | StoreEvent 
   }
   const breakers = new Map(model.breakers);
   applyBreakerEvent(breakers, event);
-  return { ...model, seq: event.seq, breakers };
+  return { ...model, seq: event.seq, breakers, origins: originsAfter(model.origins, event) };
+}
+
+/** A count event (`refused`, `skipped`) is no transition: it leaves where the last one came from. */
+function originsAfter(origins: ReadonlyMap<string, string>, event: BreakerEvent): ReadonlyMap<string, string> {
+  if (event.action === 'refused' || event.action === 'skipped') return origins;
+  const next = new Map(origins);
+  if (event.breaker === null || typeof event.origin !== 'string') next.delete(event.key);
+  else next.set(event.key, event.origin);
+  return next;
 }

@@ -1,13 +1,13 @@
 import {
   type Breaker,
+  breakersNamedBy,
+  covers,
   orderChain,
   projectChain,
   type Balance,
   type SeatUsage,
   type SnapshotSeat,
   type SnapshotTarget,
-  TRIP_REASON_ORDER,
-  tripReason,
   usableInForeground,
 } from '@routeplane/shared';
 import type { DaemonModel } from './daemon-model.js';
@@ -24,25 +24,44 @@ export interface RouteView {
   readonly chain: readonly SnapshotTarget[];
   /** nothing in the chain may be tried now: requests run the configured order */
   readonly failOpen: boolean;
+  /** `seat/model` → the other daemon whose transition holds it back (a shared store), when one does */
+  readonly from: ReadonlyMap<string, string>;
 }
 
 export interface SeatView {
   readonly id: string;
   readonly provider: SnapshotSeat['provider'];
+  /** the seat's upstream and the models routes name on it: what a reset or probe of it names (`namedByCommand`) */
+  readonly upstream: string;
+  readonly models: readonly string[];
   /** seat-wide breakers first, then each model's (its provider layer's first), in the seat's model order */
   readonly breakers: readonly Breaker[];
   /** the usage windows the provider last reported (spec/signals.md "Usage windows") */
   readonly usage: SeatUsage | null;
 }
 
-export function routeViews(model: DaemonModel): RouteView[] {
+/** `self`: this daemon's id (`hello.daemon_id`); transitions it made itself need no "from". */
+export function routeViews(model: DaemonModel, self: string | null = null): RouteView[] {
   const upstreams = new Map(model.seats.map((s) => [s.id, s.upstream]));
   const upstreamOf = (seat: string) => upstreams.get(seat) ?? '';
   const breakers = [...model.breakers.values()];
+  const foreign = self === null ? [] : breakers.filter((b) => (model.origins.get(b.key) ?? self) !== self);
   return model.routes.map((route) => {
     const chain = projectChain(route.chain, breakers, upstreamOf);
     const tried = chain.filter((e) => e.state !== 'drained');
-    return { route: route.model, balance: route.balance, chain, failOpen: orderChain(tried, (e) => usableInForeground(e.state)).failOpen };
+    const from = new Map<string, string>();
+    for (const e of tried) {
+      if (e.state === 'healthy') continue;
+      const by = foreign.find((b) => covers(b, { seat: e.seat, model: e.model, upstream: upstreamOf(e.seat) }));
+      if (by) from.set(`${e.seat}/${e.model}`, model.origins.get(by.key)!);
+    }
+    return {
+      route: route.model,
+      balance: route.balance,
+      chain,
+      failOpen: orderChain(tried, (e) => usableInForeground(e.state)).failOpen,
+      from,
+    };
   });
 }
 
@@ -51,22 +70,14 @@ export function seatViews(model: DaemonModel): SeatView[] {
   return model.seats.map((seat) => ({
     id: seat.id,
     provider: seat.provider,
+    upstream: seat.upstream,
+    models: seat.models.map((m) => m.model),
     breakers: breakersOn(seat, breakers),
     usage: seat.usage ?? null,
   }));
 }
 
-/** A seat's own breakers, its models' breakers, and provider breakers on a model it serves through the same upstream. */
+/** What a reset of the seat names, seat-wide first: its own breakers, its models' breakers, and provider breakers on a model it serves through its upstream. */
 function breakersOn(seat: SnapshotSeat, all: readonly Breaker[]): Breaker[] {
-  const models = seat.models.map((m) => m.model);
-  const on = all.filter((b) =>
-    b.scope === 'provider' ? b.upstream === seat.upstream && b.model !== null && models.includes(b.model) : b.seat === seat.id,
-  );
-  const modelRank = (b: Breaker) => {
-    if (b.model === null) return -1;
-    const at = models.indexOf(b.model);
-    return at === -1 ? models.length : at;
-  };
-  const reasonRank = (b: Breaker) => TRIP_REASON_ORDER.indexOf(tripReason(b.kind, b.scope));
-  return on.sort((a, b) => modelRank(a) - modelRank(b) || reasonRank(a) - reasonRank(b));
+  return breakersNamedBy(all, { id: seat.id, upstream: seat.upstream, models: seat.models.map((m) => m.model) });
 }

@@ -47,6 +47,8 @@ export class MonitorStore {
   private tickTimer: NodeJS.Timeout | null = null;
   private lastFlushAt = -Infinity;
   private model: DaemonModel | null = null;
+  /** the attached daemon's id: a transition from any other shows where it came from */
+  private daemonId: string | null = null;
   private received = 0;
   private state: MonitorState;
 
@@ -137,11 +139,15 @@ export class MonitorStore {
         case 'hello': {
           const { hello } = item;
           daemon = { httpUrl: hello.http_url, startedAt: hello.started_at, pid: hello.pid, version: hello.version };
+          const id = typeof hello.daemon_id === 'string' ? hello.daemon_id : null;
+          // another daemon now (a restart): where its breakers' transitions came from is not known yet
+          if (id !== this.daemonId && this.model) this.model = { ...this.model, origins: new Map() };
+          this.daemonId = id;
           influence = hello.influence;
           break;
         }
         case 'snapshot':
-          this.model = modelOf(item.snapshot);
+          this.model = modelOf(item.snapshot, this.model);
           influence = item.snapshot.influence;
           break;
         case 'event': {
@@ -170,7 +176,7 @@ export class MonitorStore {
       daemon,
       // views are recomputed only when the model changed, so panels that did not change keep their rows
       ...(model !== before && model
-        ? { hasSnapshot: true, seq: model.seq, routes: routeViews(model), seats: seatViews(model), store: model.store }
+        ? { hasSnapshot: true, seq: model.seq, routes: routeViews(model, this.daemonId), seats: seatViews(model), store: model.store }
         : {}),
       ...(decisionsChanged ? { decisions: this.ring.toArray() } : {}),
     });

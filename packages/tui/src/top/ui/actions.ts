@@ -1,9 +1,8 @@
-import { type Breaker, isProbed } from '@routeplane/shared';
+import { type Breaker, breakersNamedBy, isProbed } from '@routeplane/shared';
 import type { Tone } from '../../output/segment.js';
 import type { ProbeOutcome } from '../source/probe-request.js';
 import type { ResetOutcome, ResetRequest } from '../source/reset-request.js';
 import type { SeatView } from '../store/derive-view.js';
-import { breakersNamed } from './lines/seat-lines.js';
 
 /**
  * The two things `top` asks the daemon to do — reset breakers, make them
@@ -41,6 +40,12 @@ function requestWords(request: ResetRequest): string {
     case 'target':
       return `${request.seat}/${request.model}`;
   }
+}
+
+/** The breakers a reset or probe of `target` names: the daemon's own rule, over the seat's breakers as top holds them. */
+export function breakersNamed(seats: readonly SeatView[], target: ActionTarget): Breaker[] {
+  const seat = seats.find((s) => s.id === target.seat);
+  return seat ? breakersNamedBy(seat.breakers, seat, target.model) : [];
 }
 
 /** The breaker kinds in the order people meet them, once each. */

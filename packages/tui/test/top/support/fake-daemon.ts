@@ -7,7 +7,7 @@ import {
   type Breaker,
   type BreakerAction,
   type BreakerEvent,
-  covers,
+  breakersNamedBy,
   type DaemonEvent,
   type DecisionEvent,
   encodeLine,
@@ -154,7 +154,12 @@ export class FakeDaemon {
 
   /** A change to one breaker, as the daemon sends it: the whole breaker after it (null once it ended). */
   change(action: BreakerAction, b: Breaker, reason?: string): BreakerEvent {
-    return this.emit(breakerEvent(this.seq + 1, Date.now(), action, b, reason)) as BreakerEvent;
+    // its own transitions carry its own id, as `hello` says it (another daemon's would carry theirs)
+    return this.emit({ ...breakerEvent(this.seq + 1, Date.now(), action, b, reason), origin: this.daemonId }) as BreakerEvent;
+  }
+
+  get daemonId(): string {
+    return `fake-host:${this.pid}`;
   }
 
   decide(decision: DecisionEvent): DecisionEvent {
@@ -306,7 +311,7 @@ export class FakeDaemon {
       started_at: this.startedAt,
       http_url: 'http://127.0.0.1:4141',
       influence: this.influence,
-      daemon_id: `fake-host:${this.pid}`,
+      daemon_id: this.daemonId,
       store: MEMORY_STORE,
       restored: 0,
       config_path: null,
@@ -323,11 +328,11 @@ export class FakeDaemon {
     if (args?.seat === undefined) return all;
     const { seat, model } = args;
     if (!(seat in UPSTREAM)) throw new RequestFailure('unknown_seat', `unknown seat "${seat}"`);
-    if (model === undefined) return all.filter((b) => b.seat === seat);
-    if (!this.routes.some((r) => r.chain.some((t) => t.seat === seat && t.model === model))) {
+    const models = [...new Set(this.routes.flatMap((r) => r.chain.filter((t) => t.seat === seat).map((t) => t.model)))];
+    if (model !== undefined && !models.includes(model)) {
       throw new RequestFailure('unknown_target', `unknown target "${seat}/${model}"`);
     }
-    return all.filter((b) => b.scope !== 'seat' && covers(b, { seat, model, upstream: UPSTREAM[seat]! }));
+    return breakersNamedBy(all, { id: seat, upstream: UPSTREAM[seat]!, models }, model);
   }
 
   private reset(args: { seat?: string; model?: string } | undefined): number {

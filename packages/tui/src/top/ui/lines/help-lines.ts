@@ -25,6 +25,7 @@ export const WORDS: readonly (readonly [word: string, meaning: string])[] = [
   ['drained', 'weight 0: never tried'],
   ['5h 62%', "the seat's usage window closest to full"],
   ['stale', 'disconnected: the countdown stopped when it was lost'],
+  ['(from host:pid)', 'another daemon sharing the store made this change'],
   ['probe (log)', 'an attempt that tested a tripped target'],
 ];
 

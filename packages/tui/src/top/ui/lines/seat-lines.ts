@@ -256,11 +256,3 @@ function mergeRuns(segments: readonly Segment[]): Segment[] {
   }
   return out;
 }
-
-/** For the reset message: the breaker kinds a reset or probe of `target` names, as the daemon names them. */
-export function breakersNamed(seats: readonly SeatView[], target: { seat: string; model?: string }): Breaker[] {
-  const seat = seats.find((s) => s.id === target.seat);
-  if (!seat) return [];
-  if (target.model === undefined) return seat.breakers.filter((b) => b.seat === target.seat);
-  return seat.breakers.filter((b) => b.scope !== 'seat' && b.model === target.model);
-}
