@@ -19,8 +19,11 @@ export class TrafficCounts {
   readonly tokens = new Map<string, number>();
   /** seat, model, result (ok, failed, released) */
   readonly probes = new Map<string, number>();
-  /** `key` of a breaker whose probe is claimed → its seat and model labels */
+  /** `key` of a breaker whose probe this daemon claimed → its seat and model labels */
   private readonly claimed = new Map<string, string>();
+
+  /** `origin`: this daemon's id — counters are its own, not the team's (spec/shared-state.md) */
+  constructor(private readonly origin: string) {}
 
   decision(d: DecisionEvent): void {
     const route = d.route ?? '';
@@ -40,12 +43,18 @@ export class TrafficCounts {
     }
   }
 
-  /** Probe outcomes, from the breaker events: claimed, then cleared (ok), failed, or released. */
+  /**
+   * Probe outcomes, from the breaker events: claimed, then cleared (ok),
+   * failed, or released. Only this daemon's own claims count: another
+   * daemon's probe arrives here as its claim and outcome too, and is counted
+   * there. Whatever ends a claim of ours counts, wherever it came from (a
+   * reset given to another daemon releases it).
+   */
   breaker(e: BreakerEvent): void {
     const labels = `${e.seat ?? ''}\t${e.model ?? ''}`;
     switch (e.action) {
       case 'probe_claimed':
-        this.claimed.set(e.key, labels);
+        if (e.origin === this.origin) this.claimed.set(e.key, labels);
         return;
       case 'probe_failed':
         if (this.claimed.delete(e.key)) add(this.probes, `${labels}\tfailed`, 1);
