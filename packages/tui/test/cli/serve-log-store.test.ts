@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 const FACTS: StartFacts = {
-  configPath: null,
+  configPath: '/etc/rp/routeplane.yaml',
   httpUrl: 'http://127.0.0.1:0',
   socketPath: '/tmp/x.sock',
   decisionLog: null,
