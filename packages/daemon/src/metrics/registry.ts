@@ -158,6 +158,7 @@ export function createMetrics(ctx: DaemonContext): DaemonMetrics {
       }
       child.observe(ms / 1000);
     },
+    tokensOf: (seat) => counts.tokensOf(seat),
     stop: unsubscribe,
   };
 }

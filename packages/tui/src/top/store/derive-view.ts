@@ -3,6 +3,7 @@ import {
   orderChain,
   projectChain,
   type Balance,
+  type SeatTokens,
   type SeatUsage,
   type SnapshotSeat,
   type SnapshotTarget,
@@ -33,6 +34,8 @@ export interface SeatView {
   readonly breakers: readonly Breaker[];
   /** the usage windows the provider last reported (spec/signals.md "Usage windows") */
   readonly usage: SeatUsage | null;
+  /** the tokens its answers reported so far; null (or absent) when the daemon does not say */
+  readonly tokens?: SeatTokens | null;
 }
 
 export function routeViews(model: DaemonModel): RouteView[] {
@@ -53,6 +56,7 @@ export function seatViews(model: DaemonModel): SeatView[] {
     provider: seat.provider,
     breakers: breakersOn(seat, breakers),
     usage: seat.usage ?? null,
+    tokens: seat.tokens ?? null,
   }));
 }
 
