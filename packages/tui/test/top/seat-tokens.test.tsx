@@ -59,7 +59,7 @@ describe('tokens on the seat line', () => {
     const row = (start: string) => rows.find((r) => r.startsWith(` ${start}`)) ?? `(no ${start} row in\n${rows.join('\n')})`;
     expect(row('work-max')).toMatch(/^ work-max +1\.2M tok +✗ credit +probe in 3m05s · failed again 4 · 1 failed probe$/);
     expect(row('personal-pro')).toMatch(/^ personal-pro +48k tok +● healthy +anthropic$/);
-    expect(row('openrouter')).toMatch(/^ openrouter +0 tok +/);
+    expect(row('openrouter')).toMatch(/^ openrouter +✗ rate-limit/);
     const end = (r: string, text: string) => r.indexOf(text) + text.length;
     expect(end(row('personal-pro'), '48k tok')).toBe(end(row('work-max'), '1.2M tok'));
     for (const r of rows.filter((r) => r.startsWith(' └'))) expect(r).not.toContain('tok');
@@ -79,9 +79,12 @@ describe('tokens on the seat line', () => {
     expect(narrowest.find((r) => r.startsWith(' work-max'))).toMatch(/✗ credit +probe in 3m05s$/);
   });
 
-  test('a daemon that sends no tally: no tokens column at all', () => {
-    const rows = seatsFrame(troubledSnapshot(NOW), 120);
-    expect(rows.join('\n')).not.toContain('tok');
+  test('a daemon that sends no tally, or no seat reported any: no tokens column at all', () => {
+    expect(seatsFrame(troubledSnapshot(NOW), 120).join('\n')).not.toContain('tok');
+    const none = troubledSnapshot(NOW);
+    const zeros = { ...none, seats: none.seats.map((s) => ({ ...s, tokens: tokens(0, 0) })) };
+    expect(seatsFrame(zeros, 120).join('\n')).not.toContain('tok');
+    expect(seatsFrame(zeros, 120)).toEqual(seatsFrame(none, 120));
   });
 });
 

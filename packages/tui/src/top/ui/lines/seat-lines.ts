@@ -67,7 +67,8 @@ export function seatRows(seats: readonly SeatView[], options: SeatRowOptions): S
     const seatWide = seat.breakers.filter((b) => b.scope === 'seat');
     // without an activity map (the one-shot printout) there is no sparkline at all
     const activity = options.activity ? (options.activity.get(seat.id) ?? NO_ACTIVITY) : null;
-    const tokens = seat.tokens ? tokensInOut(seat.tokens) : null;
+    // a seat that reported nothing shows nothing (not `0 tok`)
+    const tokens = seat.tokens && tokensInOut(seat.tokens) > 0 ? tokensInOut(seat.tokens) : null;
     const first = { usage: bindingWindow(seat.usage), activity, tokens };
     const rest = { usage: null, activity: null, tokens: null };
     if (seatWide.length === 0) {
