@@ -1,3 +1,4 @@
+import type { BreakerEvent } from '@routeplane/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isBreaker } from '../helpers/events.js';
 import { respond } from '../helpers/fake-upstream.js';
@@ -65,7 +66,7 @@ async function aLaterChangeWentRound(): Promise<void> {
   team.a.enqueue(respond.status(500));
   team.b.enqueue(respond.status(402));
   await bravo.post(CHAT, chatBody());
-  await alpha.events.take((e): e is never => isBreaker('tripped', 'b')(e) && e.origin === bravo.context.daemonId);
+  await alpha.events.take((e): e is BreakerEvent => isBreaker('tripped', 'b')(e) && e.origin === bravo.context.daemonId);
 }
 
 describe('ends made while Redis was away', () => {

@@ -1,5 +1,5 @@
 import type { StoreEvent } from '@routeplane/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type EventPredicate, isBreaker } from '../helpers/events.js';
 import { respond } from '../helpers/fake-upstream.js';
 import type { TestDaemon } from '../helpers/test-daemon.js';
