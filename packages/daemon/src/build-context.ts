@@ -13,6 +13,7 @@ import { RecentDecisions } from './events/recent-decisions.js';
 import { buildRouting } from './proxy/routing.js';
 import { UsageBook } from './usage/usage-book.js';
 import { chooseStore } from './store/choose-store.js';
+import { defaultDaemonId } from './store/daemon-id.js';
 
 export interface ContextOptions {
   env: Env;
@@ -40,7 +41,7 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
 
   const startedAt = clock.now();
   const bus = new EventBus(() => clock.now());
-  const daemonId = opts.daemonId ?? `${hostname().split('.')[0]}:${process.pid}`;
+  const daemonId = opts.daemonId ?? defaultDaemonId(hostname(), process.pid);
   const { store, secret, attach } = chooseStore(config, {
     env,
     clock,

@@ -5,4 +5,11 @@
  */
 export type LogLevel = 'info' | 'error';
 
-export type DaemonLog = (line: string, level: LogLevel) => void;
+/**
+ * What a line is also said by: `store`, a line about the shared store's state,
+ * which a `store` event says too — so a reader that writes the events (`serve
+ * --log json`) leaves the line out rather than say one change twice.
+ */
+export type LogTopic = 'store';
+
+export type DaemonLog = (line: string, level: LogLevel, topic?: LogTopic) => void;

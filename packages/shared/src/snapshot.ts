@@ -50,6 +50,22 @@ export interface SnapshotModel {
   breaker: BreakerState | null;
 }
 
+/**
+ * The tokens the upstreams reported for a seat's answers since the daemon
+ * started, summed over its models (spec/cli-daemon.md "Usage and identity in
+ * decisions": `status`, `top` and `/metrics` sum it per seat; `/metrics` keeps
+ * it per model too, as `routeplane_tokens_total`). Each count adds what the
+ * answers that reported it said; an answer without usage adds nothing.
+ * `cache_read` is as the provider counts it: Anthropic's is apart from
+ * `input`, OpenAI's `cached_tokens` is part of it.
+ */
+export interface SeatTokens {
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write: number;
+}
+
 export interface SnapshotSeat {
   id: string;
   provider: 'anthropic' | 'openai';
@@ -59,6 +75,12 @@ export interface SnapshotSeat {
   rate_limit: RateLimitState | null;
   models: SnapshotModel[];
   usage: SeatUsage | null;
+  /**
+   * Tokens reported for this seat's answers up to `seq` (a decision after it
+   * adds its `usage` to `served_by`'s seat). Optional: a daemon from before
+   * it sends none, and a client reads that as unknown, not as zero.
+   */
+  tokens?: SeatTokens;
 }
 
 export interface Counters {
@@ -111,6 +133,8 @@ export interface StatusSummary {
   daemon: DaemonIdentity;
   counters: Counters;
   open: OpenBreaker[];
+  /** every configured seat's tokens (SeatTokens), by seat id; optional: a daemon from before it sends none */
+  tokens?: Record<string, SeatTokens>;
 }
 
 export interface HelloResult {

@@ -83,7 +83,7 @@ function snapshot(ctx: DaemonContext): Snapshot {
   const { influence } = ctx;
   const breakers = influence.breakers();
   const routes = influence.routes();
-  const seats = influence.seats().map((seat) => ({ ...seat, usage: ctx.usage.shownOf(seat.id) }));
+  const seats = influence.seats().map((seat) => ({ ...seat, usage: ctx.usage.shownOf(seat.id), tokens: ctx.metrics.tokensOf(seat.id) }));
   return {
     seq: ctx.bus.lastSeq,
     now: ctx.clock.now(),
@@ -110,5 +110,6 @@ export function daemonIdentity(ctx: DaemonContext): DaemonIdentity {
 
 /** The health summary: the control `status` command and `GET /status` answer the same. */
 export function status(ctx: DaemonContext): StatusSummary {
-  return { now: ctx.clock.now(), daemon: daemonIdentity(ctx), counters: { ...ctx.counters }, open: ctx.influence.open() };
+  const tokens = Object.fromEntries(ctx.config.seats.map((seat) => [seat.id, ctx.metrics.tokensOf(seat.id)]));
+  return { now: ctx.clock.now(), daemon: daemonIdentity(ctx), counters: { ...ctx.counters }, open: ctx.influence.open(), tokens };
 }

@@ -13,7 +13,7 @@ import { TrafficCounts } from './traffic.js';
 
 export function createMetrics(ctx: DaemonContext): DaemonMetrics {
   const registry = new Registry();
-  const counts = new TrafficCounts();
+  const counts = new TrafficCounts(ctx.daemonId);
   const duration = new Histogram({
     name: 'routeplane_request_duration_seconds',
     help: 'Time from a request arriving to its last byte answered, by route and lane.',
@@ -158,6 +158,7 @@ export function createMetrics(ctx: DaemonContext): DaemonMetrics {
       }
       child.observe(ms / 1000);
     },
+    tokensOf: (seat) => counts.tokensOf(seat),
     stop: unsubscribe,
   };
 }

@@ -11,6 +11,15 @@ export interface SharedChange {
   readonly action: BreakerAction | null;
   readonly reason: string;
   readonly origin: string;
+  /** an end replayed after an outage: the `since` of the trip it ended (a newer local trip stands) */
+  readonly endedSince?: number | null;
+}
+
+/** An end this daemon made that Redis has not taken: which trip it ended, and how. */
+export interface UnsharedEnd {
+  readonly since: number;
+  readonly action: 'cleared' | 'reset';
+  readonly reason: string;
 }
 
 interface Counts {
@@ -25,6 +34,13 @@ interface Counts {
  * nothing twice. Refused and skipped counts add up across daemons: each
  * write sends what this daemon counted since the shared copy it last saw, and
  * a shared copy taken in keeps the counts this daemon has not sent yet.
+ *
+ * An end this daemon made while Redis was away (a reset, a clear by a
+ * success) is kept with the `since` of the trip it ended, and given again
+ * once Redis is back (`replayEnd`). Until a later trip of that breaker is
+ * seen, a shared copy of that trip or an older one — another daemon pushing
+ * back what it held through the outage — is not taken in but ended again:
+ * a reset given to any daemon applies to all, whenever the others come back.
  */
 export class BreakerSync {
   private readonly order: Ordered<SharedChange>;
@@ -34,9 +50,41 @@ export class BreakerSync {
   private readonly since = new Map<string, number>();
   /** the last shared copy applied, per breaker */
   private readonly last = new Map<string, SharedChange>();
+  /** ends Redis has not taken, per breaker (bounded by the configured breakers: one per key) */
+  private readonly unshared = new Map<string, UnsharedEnd>();
 
-  constructor(private readonly link: EngineLink) {
+  constructor(
+    private readonly link: EngineLink,
+    /** ends `key`'s shared copy if it is the trip `end` ended, or an older one */
+    private readonly replayEnd: (key: string, end: UnsharedEnd) => void,
+  ) {
     this.order = new Ordered((key, change) => this.apply(key, change));
+  }
+
+  /** A breaker changed here while Redis could not be written: its trip time, for an end of it later. */
+  noteLocal(key: string, b: Breaker): void {
+    this.since.set(key, b.since);
+    this.tripped(key, b);
+  }
+
+  /** A later trip here stands for itself: an end of an earlier one is not given again. */
+  private tripped(key: string, b: Breaker): void {
+    const ended = this.unshared.get(key);
+    if (ended !== undefined && b.since > ended.since) this.unshared.delete(key);
+  }
+
+  /** A breaker ended here and Redis did not take it (away, or the write failed). */
+  endedUnshared(key: string, action: 'cleared' | 'reset', reason: string): void {
+    const since = this.since.get(key);
+    // a trip this daemon never knew the time of cannot be matched: nothing to give again
+    if (since === undefined) return;
+    const held = this.unshared.get(key);
+    if (held === undefined || since >= held.since) this.unshared.set(key, { since, action, reason });
+  }
+
+  /** The ends to give again now that Redis is back. */
+  unsharedEnds(): Array<[string, UnsharedEnd]> {
+    return [...this.unshared.entries()];
   }
 
   /** A local change is about to be written: the counts to add to the shared copy. */
@@ -46,6 +94,7 @@ export class BreakerSync {
       return { refused: 0, skipped: 0 };
     }
     this.since.set(key, b.since);
+    this.tripped(key, b);
     const was = this.base.get(key) ?? { refused: 0, skipped: 0 };
     this.base.set(key, { refused: b.refused_count, skipped: b.skipped_count });
     return { refused: Math.max(0, b.refused_count - was.refused), skipped: Math.max(0, b.skipped_count - was.skipped) };
@@ -83,9 +132,19 @@ export class BreakerSync {
   }
 
   private apply(key: string, change: SharedChange): void {
-    this.last.set(key, change);
     const local = this.link.live(key);
     const shared = change.breaker;
+    // a replayed end of an older trip than the one held here leaves this one
+    if (shared === null && local !== undefined && change.endedSince != null && local.since > change.endedSince) return;
+    const ended = this.unshared.get(key);
+    if (shared !== null && ended !== undefined) {
+      if (shared.since <= ended.since) {
+        this.replayEnd(key, ended);
+        return;
+      }
+      this.unshared.delete(key);
+    }
+    this.last.set(key, change);
     if (shared === null) {
       this.base.delete(key);
       this.last.delete(key);

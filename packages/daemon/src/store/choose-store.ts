@@ -66,7 +66,7 @@ export function chooseStore(config: Config, deps: StoreDeps): StoreChoice {
     password,
     daemonId: deps.daemonId,
     clock: deps.clock,
-    log: (line, level) => deps.log(redact(line, secrets), level),
+    log: (line, level, topic) => deps.log(redact(line, secrets), level, topic),
     announce: deps.announce,
   });
   return {

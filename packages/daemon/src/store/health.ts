@@ -37,7 +37,7 @@ export class StoreHealth {
     this.state = 'ok';
     this.since = now;
     this.said = true;
-    this.log(`shared breaker store ok: ${this.where}, ${this.daemons} daemon(s) sharing it`, 'info');
+    this.log(`shared breaker store ok: ${this.where}, ${this.daemons} daemon(s) sharing it`, 'info', 'store');
     this.announce(this.info());
   }
 
@@ -46,7 +46,7 @@ export class StoreHealth {
     this.state = 'degraded';
     this.since = now;
     this.said = true;
-    this.log(`shared breaker store degraded (${why}): routing goes on with this daemon's own breakers`, 'error');
+    this.log(`shared breaker store degraded (${why}): routing goes on with this daemon's own breakers`, 'error', 'store');
     this.announce(this.info());
   }
 

@@ -57,7 +57,8 @@ end
  * order writes land in; a fresh trip of a breaker already held elsewhere
  * resets nothing; a failed probe (more failed probes) replaces the cooldown;
  * a breaker goes probe-ready at most once per cooldown and never while a
- * claim is held; counts add up. Only evidence creates a breaker (a trip, an
+ * claim is held; counts add up; a push of a later trip (made during an
+ * outage) moves `since` forward. Only evidence creates a breaker (a trip, an
  * extension, a failed probe, a push after an outage): a count or a phase
  * change of a breaker another daemon already ended does not bring it back.
  */
@@ -121,6 +122,12 @@ else
       changed = true
     end
   end
+  if mode == 'push' and nb.since > b.since then
+    -- a trip made during an outage, pushed after it: the shared copy now stands for that later
+    -- trip too, so an end of the older one (another daemon's, replayed after the outage) leaves it
+    b.since = nb.since
+    changed = true
+  end
   if mode == 'push' then
     if nb.refused_count > b.refused_count then b.refused_count = nb.refused_count; changed = true end
     if nb.skipped_count > b.skipped_count then b.skipped_count = nb.skipped_count; changed = true end
@@ -142,8 +149,17 @@ return cjson.encode(env)
  * END: a breaker ended here (cleared by a success, or reset). A clear does
  * not end a newer trip another daemon made meanwhile; a reset always ends
  * it. Any claim on it is resolved with it.
- * ARGV: prefix, key, action, reason, origin, since of the ended breaker or ''.
- * Returns 1 when it published the end, 0 when a newer trip stands.
+ *
+ * 'replay' mode: an end this daemon made while Redis was away, given again
+ * once it is back. Then a reset is no stronger than a clear (a trip another
+ * daemon made during the outage is newer than the reset and stands), nothing
+ * is published when there is nothing to end, and the message carries the
+ * ended trip's `since` (`s`), so a daemon holding a newer trip of its own
+ * keeps it.
+ * ARGV: prefix, key, action, reason, origin, since of the ended breaker or '',
+ * mode ('' | 'replay').
+ * Returns 1 when it published the end, 0 when a newer trip stands (or, when
+ * replayed, nothing was there).
  */
 export const END = `${COMMON}
 local key = ARGV[2]
@@ -151,14 +167,18 @@ local action = ARGV[3]
 local reason = ARGV[4]
 local origin = ARGV[5]
 local since = tonumber(ARGV[6])
+local replay = ARGV[7] == 'replay'
 local raw = redis.call('GET', P .. 'b:' .. key)
-if raw and action ~= 'reset' and since ~= nil then
+if replay and (not raw or since == nil) then return 0 end
+if raw and (action ~= 'reset' or replay) and since ~= nil then
   local b = cjson.decode(raw).b
   if b.since > since then return 0 end
 end
 redis.call('DEL', P .. 'b:' .. key, P .. 'c:' .. key)
 redis.call('SREM', P .. 'breakers', key)
-publish({ t = 'b', k = key, a = action, r = reason, o = origin, v = nextRev(), b = NULL })
+local msg = { t = 'b', k = key, a = action, r = reason, o = origin, v = nextRev(), b = NULL }
+if replay then msg.s = since end
+publish(msg)
 return 1
 `;
 

@@ -2,7 +2,7 @@ import type { Breaker, BreakerAction, RedisEndpoint, SharedStoreConfig, StoreInf
 import type { BreakerStore } from '../breaker/store.js';
 import type { Clock } from '../breaker/types.js';
 import type { DaemonLog } from '../log.js';
-import { BreakerSync, type SharedChange } from './breaker-sync.js';
+import { BreakerSync, type SharedChange, type UnsharedEnd } from './breaker-sync.js';
 import { Connection, type Outcome, script } from './connection.js';
 import type { EngineLink } from './engine-link.js';
 import { StoreHealth } from './health.js';
@@ -49,8 +49,9 @@ export interface RedisStoreOptions {
  * installed through the engine. Only a probe claim is asked for on the
  * request path, within `timeout_ms`; a claim that cannot be made in Redis is
  * not made at all. When Redis is away the store says `degraded`, skips its
- * writes, and once Redis is back pushes its live breakers, reads the shared
- * state and says `ok` again.
+ * writes (keeping the ends it made meanwhile), and once Redis is back gives
+ * those ends again, pushes its live breakers, reads the shared state and says
+ * `ok` again.
  */
 export class RedisStore implements BreakerStore {
   private readonly connection: Connection;
@@ -102,7 +103,7 @@ export class RedisStore implements BreakerStore {
         }
       };
     this.link = { ...link, install: applying(link.install), setStreak: applying(link.setStreak) };
-    this.sync = new BreakerSync(this.link);
+    this.sync = new BreakerSync(this.link, (key, end) => void this.replay(key, end));
   }
 
   /**
@@ -130,7 +131,8 @@ export class RedisStore implements BreakerStore {
   }
 
   changed(key: string, breaker: Breaker | null, action: BreakerAction, reason = ''): void {
-    if (!this.writable || this.sync === null || this.applying) return;
+    if (this.sync === null || this.applying) return;
+    if (!this.writable) return this.changedAway(this.sync, key, breaker, action, reason);
     if (breaker === null) return this.ended(key, action, reason);
     // the claim script already wrote the claim; a release or a stale claim is the release script's
     if (action === 'probe_claimed') return;
@@ -222,6 +224,31 @@ export class RedisStore implements BreakerStore {
 
   // ── writing ─────────────────────────────────────────────────────────────
 
+  /**
+   * Redis cannot be written: nothing goes out, but a trip's time is kept,
+   * and an end (a reset, a clear by a success) is kept to be given again once
+   * Redis is back — else the others' copies would bring the breaker back.
+   */
+  private changedAway(sync: BreakerSync, key: string, breaker: Breaker | null, action: BreakerAction, reason: string): void {
+    if (breaker !== null) return sync.noteLocal(key, breaker);
+    if (action !== 'cleared' && action !== 'reset') return;
+    // a rate limit's deadline passed: every daemon sees that by its own clock (as in `ended`)
+    if (action === 'cleared' && key.startsWith('rate_limit:')) return;
+    sync.endedUnshared(key, action, reason);
+  }
+
+  /** An end Redis did not take, given again: it ends the shared copy only if that is the same trip or an older one. */
+  private async replay(key: string, end: UnsharedEnd): Promise<boolean> {
+    const sync = this.sync;
+    if (!this.writable || sync === null) return false;
+    const args = [this.prefix, key, end.action, end.reason, this.opts.daemonId, String(end.since), 'replay'];
+    sync.sent(key);
+    const out = await this.connection.run(SCRIPTS.end, args, BACKGROUND_DEADLINE_MS);
+    sync.answered(key, null);
+    if (!out.ok) this.fail(`giving back an end made while degraded: ${out.why}`);
+    return out.ok;
+  }
+
   private ended(key: string, action: BreakerAction, reason: string): void {
     const sync = this.sync!;
     this.claims.delete(key);
@@ -234,7 +261,9 @@ export class RedisStore implements BreakerStore {
       .run(SCRIPTS.end, [this.prefix, key, action, reason, this.opts.daemonId, since], this.opts.shared.timeout_ms)
       .then((out) => {
         sync.answered(key, null);
-        if (!out.ok) this.fail(`writing a breaker: ${out.why}`);
+        if (out.ok) return;
+        if (action === 'cleared' || action === 'reset') sync.endedUnshared(key, action, reason);
+        this.fail(`writing a breaker: ${out.why}`);
       });
   }
 
@@ -286,7 +315,14 @@ export class RedisStore implements BreakerStore {
       this.streakOrder.offer(m.streak.name, m.streak);
       return;
     }
-    this.sync?.offer(m.key, { rev: m.rev, breaker: m.breaker, action: m.action, reason: m.reason, origin: m.origin });
+    this.sync?.offer(m.key, {
+      rev: m.rev,
+      breaker: m.breaker,
+      action: m.action,
+      reason: m.reason,
+      origin: m.origin,
+      endedSince: m.endedSince,
+    });
   }
 
   // ── state ───────────────────────────────────────────────────────────────
@@ -309,8 +345,8 @@ export class RedisStore implements BreakerStore {
   }
 
   /**
-   * Back in step (at start, and after every outage): subscribe, push the
-   * live local breakers and streaks (merged by the scripts' rules), read the
+   * Back in step (at start, and after every outage): subscribe, give again
+   * the ends made while away, push the live local breakers and streaks (merged by the scripts' rules), read the
    * whole shared state once, beat, and say `ok`.
    */
   private async recover(): Promise<void> {
@@ -344,6 +380,9 @@ export class RedisStore implements BreakerStore {
     sync.forgetRevisions();
     this.streakOrder.forget();
     this.writable = true;
+    // the ends made while away first: a live breaker pushed next may be a later trip of the same key
+    const replayed = await Promise.all(sync.unsharedEnds().map(([key, end]) => this.replay(key, end)));
+    if (replayed.includes(false)) return 'giving back the ends made while degraded failed';
     const pushed = await Promise.all([
       ...link.liveBreakers().map((b) => this.put(b.key, b, 'tripped', 'shared again after an outage', 'push')),
       ...link.streaks().map((s) => this.writeStreak(s.name, 'push', s.lastFailureAt ?? this.opts.clock.now(), s.seats, s.count)),

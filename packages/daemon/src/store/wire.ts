@@ -23,7 +23,17 @@ export interface SharedStreak {
 }
 
 export type StoreMessage =
-  | { kind: 'breaker'; key: string; action: BreakerAction; reason: string; origin: string; rev: number; breaker: Breaker | null }
+  | {
+      kind: 'breaker';
+      key: string;
+      action: BreakerAction;
+      reason: string;
+      origin: string;
+      rev: number;
+      breaker: Breaker | null;
+      /** an end replayed after an outage: the `since` of the trip it ended */
+      endedSince: number | null;
+    }
   | { kind: 'streak'; origin: string; streak: SharedStreak };
 
 type Json = Record<string, unknown>;
@@ -149,5 +159,6 @@ export function readMessage(text: string): StoreMessage | null {
   if (typeof m.r !== 'string' || !isNum(m.v)) return null;
   const breaker = m.b === null ? null : readBreaker(m.b);
   if (m.b !== null && (breaker === null || breaker.key !== m.k)) return null;
-  return { kind: 'breaker', key: m.k, action: m.a as BreakerAction, reason: m.r, origin: m.o, rev: m.v, breaker };
+  const endedSince = breaker === null && isNum(m.s) ? m.s : null;
+  return { kind: 'breaker', key: m.k, action: m.a as BreakerAction, reason: m.r, origin: m.o, rev: m.v, breaker, endedSince };
 }

@@ -263,6 +263,7 @@ describe("the daemon's own endpoints", () => {
       daemon: { ...identity(t), store: expect.objectContaining({ kind: 'memory', state: 'ok' }) },
       counters: expect.any(Object),
       open: t.context.influence.open(),
+      tokens: expect.any(Object),
     });
 
     const models = await fetch(`${t.url}/v1/models`);

@@ -47,7 +47,7 @@ async function runServe(opts: ServeOptions): Promise<number> {
   let daemon: RunningDaemon;
   try {
     const { startDaemon } = await import('@routeplane/daemon');
-    daemon = await startDaemon(loaded.config, { log: (line, level) => log.line(line, level), configPath: loaded.file });
+    daemon = await startDaemon(loaded.config, { log: (line, level, topic) => log.line(line, level, topic), configPath: loaded.file });
   } catch (err) {
     log.line(`routeplane: cannot start: ${(err as Error).message}`, 'error');
     return EXIT_FAILURE;

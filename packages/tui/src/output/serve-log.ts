@@ -5,6 +5,8 @@ import { TransitionPrinter, type Schedule } from './transition-printer.js';
 
 export type ServeLogFormat = 'text' | 'json';
 export type LineLevel = 'info' | 'error';
+/** what else says a line: `store`, the daemon's line about its shared store, which a `store` event says too */
+export type LineTopic = 'store';
 
 export interface ServeLogOptions {
   format: ServeLogFormat;
@@ -35,10 +37,17 @@ export class ServeLog {
     this.printer = new TransitionPrinter((line) => this.o.write(`${line}\n`), this.transitions, o.schedule);
   }
 
-  /** A line of the daemon's own, or serve's. */
-  line(text: string, level: LineLevel): void {
+  /**
+   * A line of the daemon's own, or serve's. In JSON a store line is left out
+   * once the daemon has started: from then on the `store` event that comes
+   * with it is the one line for that change. Before the start (no events are
+   * written yet) and with `--quiet` (none are written at all) the line is the
+   * one said.
+   */
+  line(text: string, level: LineLevel, topic?: LineTopic): void {
     if (this.o.quiet && level !== 'error') return;
     if (this.o.format === 'json') {
+      if (topic === 'store' && this.started && !this.o.quiet) return;
       this.o.write(`${JSON.stringify({ type: 'log', ts: this.o.now(), level, message: text })}\n`);
       return;
     }

@@ -1,6 +1,7 @@
 import { formatDuration, type OpenBreaker, type StatusSummary, type StoreInfo } from '@routeplane/shared';
 import type { ChalkInstance } from 'chalk';
 import { countWords, kindWords, leftWords, localWallClock, signalDetail, subjectWords, type WallClock } from './breaker-words.js';
+import { tokenWords } from './token-count.js';
 
 /**
  * `routeplane status` for a person: the daemon, then its open breakers.
@@ -10,6 +11,8 @@ import { countWords, kindWords, leftWords, localWallClock, signalDetail, subject
  *     config   /home/me/.config/routeplane/routeplane.yaml
  *     store    memory
  *     traffic  1520 requests · 12 failovers · 0 failed open
+ *     tokens   max-a   1.2M in · 340k out · 2.1M cache read · 12k cache write
+ *              seat-b  48k in · 9.1k out
  *   ● 2 open breakers — these targets route last until they recover
  *     credit   max-a          402 billing_error        probe in 41s                  failed again 2
  *     quota    seat-b         429 usage_limit_reached  quota until 14:00 (in 2h14m)
@@ -38,7 +41,17 @@ function daemonLines(status: StatusSummary, colour: ChalkInstance): string[] {
     `  config   ${d.config_path ?? 'none (started without a config file)'}`,
     `  store    ${storeWords(d.store, status.now)}`,
     `  traffic  ${status.counters.requests} requests · ${status.counters.failovers} failovers · ${status.counters.fail_open} failed open`,
+    ...tokenLines(status.tokens),
   ];
+}
+
+/** Each seat that reported tokens, one line each; none from a daemon that does not count them. */
+function tokenLines(tokens: StatusSummary['tokens']): string[] {
+  if (tokens === undefined) return [];
+  const seats = Object.entries(tokens).filter(([, t]) => t.input + t.output + t.cache_read + t.cache_write > 0);
+  if (seats.length === 0) return ['  tokens   none reported yet'];
+  const width = Math.max(...seats.map(([id]) => id.length));
+  return seats.map(([id, t], i) => `  ${i === 0 ? 'tokens ' : '       '}  ${id.padEnd(width)}  ${tokenWords(t)}`);
 }
 
 function breakerRow(b: OpenBreaker, now: number, wallClock: WallClock): string[] {

@@ -31,6 +31,12 @@ function openFromSnapshot(snapshot: Snapshot): OpenBreaker[] {
 
 const byKey = (a: OpenBreaker, b: OpenBreaker) => a.key.localeCompare(b.key);
 
+/** What `status` says after the daemon's lines (their number depends on how many seats reported tokens). */
+const afterDaemon = (stdout: string) => {
+  const lines = stdout.trimEnd().split('\n');
+  return lines.slice(lines.findIndex((l, i) => i > 0 && !l.startsWith('  ')));
+};
+
 /** 2h14m: a subscription window that resets this afternoon */
 const QUOTA_SECS = 2 * 3600 + 14 * 60;
 
@@ -115,7 +121,7 @@ describe('routeplane status', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const printed = JSON.parse(result.stdout) as StatusSummary;
-    expect(Object.keys(printed).sort()).toEqual(['counters', 'daemon', 'now', 'open']);
+    expect(Object.keys(printed).sort()).toEqual(['counters', 'daemon', 'now', 'open', 'tokens']);
     expect(printed.daemon).toEqual({
       version: expect.any(String),
       pid: process.pid,
@@ -139,8 +145,8 @@ describe('routeplane status', () => {
       '  store    memory',
       '  traffic  4 requests · 4 failovers · 1 failed open',
     ]);
-    expect(lines[5]).toBe('● 4 open breakers — these targets route last until they recover');
-    const rows = lines.slice(6);
+    const [header, ...rows] = afterDaemon(result.stdout);
+    expect(header).toBe('● 4 open breakers — these targets route last until they recover');
     expect(rows).toHaveLength(4);
     const row = (start: string) => rows.find((r) => r.startsWith(`  ${start}`)) ?? `(no ${start} row in ${result.stdout})`;
     const left = '(10m00s|9m\\d\\ds)';
@@ -163,13 +169,11 @@ describe('routeplane status when nothing is open', () => {
     const { home: h, socket } = await setup();
     const clear = await runCli(['status', '--socket', socket], isolatedEnv(h), h);
     expect(clear.code).toBe(0);
-    expect(clear.stdout.trimEnd().split('\n').slice(5)).toEqual(['● all clear — no open breakers, every chain routes in configured order']);
+    expect(afterDaemon(clear.stdout)).toEqual(['● all clear — no open breakers, every chain routes in configured order']);
     const { home: h2, socket: socket2 } = await setup(false);
     const disabled = await runCli(['status', '--socket', socket2], isolatedEnv(h2), h2);
     expect(disabled.code).toBe(0);
-    expect(disabled.stdout.trimEnd().split('\n').slice(5)).toEqual([
-      '○ routing influence is disabled — no breakers, chains route in configured order',
-    ]);
+    expect(afterDaemon(disabled.stdout)).toEqual(['○ routing influence is disabled — no breakers, chains route in configured order']);
   });
 });
 

@@ -2,6 +2,7 @@ import {
   applyBreakerEvent,
   type Breaker,
   type BreakerEvent,
+  type DecisionEvent,
   type InfluenceInfo,
   type RouteRef,
   routeRefOf,
@@ -17,7 +18,8 @@ import {
  * configured routes, the seats, every active breaker by key, and the `seq`
  * of the last event all that reflects. A snapshot replaces it whole; an event
  * with a greater `seq` replaces or removes one breaker (it carries the whole
- * Breaker), the store's state, or one seat's usage windows. The monitor keeps no rule of its own about
+ * Breaker), the store's state, or one seat's usage windows; a decision adds
+ * to its seat's token tally. The monitor keeps no rule of its own about
  * what a breaker means: ./derive-view.ts projects chains with the shared rules.
  * Pure; a change returns a new model, so views recompute only when it changed.
  */
@@ -50,6 +52,28 @@ export function modelOf(snapshot: Snapshot, before: DaemonModel | null = null): 
     origins,
     store: snapshot.store,
   };
+}
+
+/**
+ * A decision adds the tokens it reported to its seat's tally (a seat the
+ * daemon sends no tally for stays without one: unknown, not zero). One at or
+ * below the model's `seq` is already counted in the snapshot's tally; one
+ * without usage changes nothing, and the model comes back unchanged.
+ */
+export function applyDecision(model: DaemonModel, event: DecisionEvent): DaemonModel {
+  const { usage, served_by: servedBy } = event;
+  if (event.seq <= model.seq || usage === null || servedBy === null) return model;
+  const seatId = servedBy.slice(0, servedBy.indexOf('/'));
+  const seat = model.seats.find((s) => s.id === seatId);
+  if (seat?.tokens === undefined) return model;
+  const t = seat.tokens;
+  const tokens = {
+    input: t.input + (usage.input_tokens ?? 0),
+    output: t.output + (usage.output_tokens ?? 0),
+    cache_read: t.cache_read + (usage.cache_read_tokens ?? 0),
+    cache_write: t.cache_write + (usage.cache_write_tokens ?? 0),
+  };
+  return { ...model, seq: event.seq, seats: model.seats.map((s) => (s === seat ? { ...s, tokens } : s)) };
 }
 
 /** An event at or below the model's `seq` is already in it: the model comes back unchanged. */

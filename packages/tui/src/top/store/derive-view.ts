@@ -5,6 +5,7 @@ import {
   orderChain,
   projectChain,
   type Balance,
+  type SeatTokens,
   type SeatUsage,
   type SnapshotSeat,
   type SnapshotTarget,
@@ -38,6 +39,8 @@ export interface SeatView {
   readonly breakers: readonly Breaker[];
   /** the usage windows the provider last reported (spec/signals.md "Usage windows") */
   readonly usage: SeatUsage | null;
+  /** the tokens its answers reported so far; null (or absent) when the daemon does not say */
+  readonly tokens?: SeatTokens | null;
 }
 
 /** `self`: this daemon's id (`hello.daemon_id`); transitions it made itself need no "from". */
@@ -74,6 +77,7 @@ export function seatViews(model: DaemonModel): SeatView[] {
     models: seat.models.map((m) => m.model),
     breakers: breakersOn(seat, breakers),
     usage: seat.usage ?? null,
+    tokens: seat.tokens ?? null,
   }));
 }
 

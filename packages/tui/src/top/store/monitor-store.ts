@@ -1,5 +1,5 @@
 import type { DecisionEvent, HelloResult } from '@routeplane/shared';
-import { applyEvent, type DaemonModel, modelOf } from './daemon-model.js';
+import { applyDecision, applyEvent, type DaemonModel, modelOf } from './daemon-model.js';
 import { routeViews, seatViews } from './derive-view.js';
 import { type ConnectionState, countdownClock, type DecisionEntry, type Incoming, type MonitorState } from './monitor-state.js';
 import { RateCounter } from './rates.js';
@@ -157,6 +157,7 @@ export class MonitorStore {
             this.ring.push({ id: event.request_id, event });
             decisionsChanged = true;
             this.count(event);
+            if (this.model) this.model = applyDecision(this.model, event);
           } else if ((event.type === 'breaker' || event.type === 'store' || event.type === 'usage') && this.model) {
             // before the first snapshot there is nothing to apply it to: the snapshot will hold it
             this.model = applyEvent(this.model, event);

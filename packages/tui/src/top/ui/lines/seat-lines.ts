@@ -1,6 +1,7 @@
 import { type Breaker, clockTime, formatDuration, signalWords, tripReason, type UsageWindow } from '@routeplane/shared';
 import { seg, type Segment, type Tone } from '../../../output/segment.js';
 import { distinctCuts, textWidth } from '../../../output/text.js';
+import { tokenCount, tokensInOut } from '../../../output/token-count.js';
 import type { SeatView } from '../../store/derive-view.js';
 import { BUCKETS, type SeatActivity } from '../../store/seat-activity.js';
 import { cell, clipLine, line, type Line } from './line.js';
@@ -11,13 +12,14 @@ import { bindingWindow, GAUGE_LEVELS, type GaugeLevel, gaugeText, gaugeTone, gau
 /**
  * The seats panel's rows: each seat, then one row per breaker the daemon
  * holds on it (whatever its kind). A seat's first row carries its activity
- * sparkline (last 2 minutes) and its binding usage window as a gauge; a
- * model row's name runs on where a seat row has them:
+ * sparkline (last 2 minutes), its binding usage window as a gauge and, where
+ * the width leaves room the detail does not need, the tokens its answers
+ * reported (in and out); a model row's name runs on where a seat row has them:
  *
- *    seat-a  ··▁▂▃⣿⣿⣶⣤··  5h 62%   ✗ credit      probe in 42s · failed again 3 · 400 credit balance is too low
- *    seat-b  ▃▅▇█⣿⣶▃▂▁··  5h 101%  ✗ quota       resets 14:00 (in 2h14m) · 429 rate_limit_error
- *                                  ✗ rate-limit  ends in 8s
- *    └ claude-opus-4-1             ◌ errors      probe ready · failed again 2
+ *    seat-a  ··▁▂▃⣿⣿⣶⣤··  5h 62%   1.2M tok  ✗ credit      probe in 42s · failed again 3 · 400 credit balance is too low
+ *    seat-b  ▃▅▇█⣿⣶▃▂▁··  5h 101%   48k tok  ✗ quota       resets 14:00 (in 2h14m) · 429 rate_limit_error
+ *                                            ✗ rate-limit  ends in 8s
+ *    └ claude-opus-4-1                       ◌ errors      probe ready · failed again 2
  *
  * Counts are named for what they count: `failed again` (answers that failed
  * while the breaker was already open, the daemon's refused_count) and
@@ -40,6 +42,8 @@ export interface SeatRow {
   /** the seat's first row only: its binding usage window, and its attempts for the sparkline */
   readonly usage: UsageWindow | null;
   readonly activity: SeatActivity | null;
+  /** the seat's first row only: tokens in and out so far; null when unknown (or not the first row) */
+  readonly tokens?: number | null;
 }
 
 export interface SeatRowOptions {
@@ -63,8 +67,10 @@ export function seatRows(seats: readonly SeatView[], options: SeatRowOptions): S
     const seatWide = seat.breakers.filter((b) => b.scope === 'seat');
     // without an activity map (the one-shot printout) there is no sparkline at all
     const activity = options.activity ? (options.activity.get(seat.id) ?? NO_ACTIVITY) : null;
-    const first = { usage: bindingWindow(seat.usage), activity };
-    const rest = { usage: null, activity: null };
+    // a seat that reported nothing shows nothing (not `0 tok`)
+    const tokens = seat.tokens && tokensInOut(seat.tokens) > 0 ? tokensInOut(seat.tokens) : null;
+    const first = { usage: bindingWindow(seat.usage), activity, tokens };
+    const rest = { usage: null, activity: null, tokens: null };
     if (seatWide.length === 0) {
       rows.push({
         key: `seat:${seat.id}`,
@@ -161,15 +167,39 @@ interface SeatLayout {
   readonly sparkW: number;
   /** null: no seat reported usage, no gauge column */
   readonly gauge: { readonly level: GaugeLevel; readonly width: number } | null;
+  /** the tokens column's width; 0: not shown */
+  readonly tokensW: number;
   readonly detailRoom: number;
 }
 
+/** `1.2M tok` */
+function tokensText(n: number): string {
+  return `${tokenCount(n)} tok`;
+}
+
 /**
- * Columns for the rows at `width`: name, sparkline, gauge, state, detail.
- * The gauge takes the widest form that still leaves the detail's first part
- * its room (whole, else its short form), degrading full → short → narrow.
+ * Columns for the rows at `width`: name, sparkline, gauge, tokens, state,
+ * detail. The gauge takes the widest form that still leaves the detail's
+ * first part its room (whole, else its short form), degrading full → short →
+ * narrow; the tokens column comes last, in spare room only: where it drops
+ * or shortens nothing the detail would show without it.
  */
 function layout(rows: readonly SeatRow[], width: number, now: number): SeatLayout {
+  const cols = { ...gaugeLayout(rows, width, now), tokensW: 0 };
+  const tokensW = Math.max(0, ...rows.map((r) => (r.tokens == null ? 0 : textWidth(tokensText(r.tokens)))));
+  if (tokensW === 0) return cols;
+  const seatLead = cols.nameW + (cols.sparkW > 0 ? GAP + cols.sparkW : 0) + (cols.gauge ? GAP + cols.gauge.width : 0) + GAP + tokensW;
+  const leadW = Math.max(cols.leadW, seatLead);
+  const detailRoom = cols.detailRoom - (leadW - cols.leadW);
+  const spare = rows.every((r) => {
+    // the first part is said even when it does not fit (it is cut at the edge): that is no room to spare
+    const shown = fittingParts(r, detailRoom);
+    return shown === fittingParts(r, cols.detailRoom) && textWidth(shown) <= detailRoom;
+  });
+  return spare ? { ...cols, tokensW, leadW, detailRoom } : cols;
+}
+
+function gaugeLayout(rows: readonly SeatRow[], width: number, now: number): Omit<SeatLayout, 'tokensW'> {
   const seatRowsOnly = rows.filter((r) => !r.name.startsWith('└'));
   const nameW = Math.min(Math.max(0, ...seatRowsOnly.map((r) => textWidth(r.name))), Math.floor(width * NAME_MAX_SHARE));
   const wordW = Math.max(...rows.map((r) => textWidth(r.word)));
@@ -232,6 +262,14 @@ export function seatLines(rows: readonly SeatRow[], options: { width: number; se
         const text = row.usage ? gaugeText(row.usage, cols.gauge.level, now) : '';
         segments.push(seg(' '.repeat(GAP)), seg(text, row.usage ? gaugeTone(row.usage) : 'plain'));
         used += GAP + textWidth(text);
+      }
+      if (cols.tokensW > 0) {
+        // right-aligned under one another, after the gauge column's full width
+        const text = row.tokens == null ? '' : tokensText(row.tokens);
+        const gaugeEnd = cols.nameW + (cols.sparkW > 0 ? GAP + cols.sparkW : 0) + (cols.gauge ? GAP + cols.gauge.width : 0);
+        const end = gaugeEnd + GAP + cols.tokensW;
+        segments.push(seg(' '.repeat(Math.max(0, end - textWidth(text) - used))), seg(text, 'muted'));
+        used = Math.max(used, end);
       }
       segments.push(seg(' '.repeat(Math.max(0, cols.leadW - used))));
     }

@@ -1,0 +1,8 @@
+/**
+ * A daemon's id (spec/shared-state.md): `HOSTNAME:PID`, the short host name
+ * — `os.hostname()` up to its first `.` — so two daemons on one machine
+ * differ by PID and the same machine reads the same whatever its domain.
+ */
+export function defaultDaemonId(host: string, pid: number): string {
+  return `${host.split('.')[0]}:${pid}`;
+}
