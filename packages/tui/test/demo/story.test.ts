@@ -133,4 +133,10 @@ describe('scenes named once each, however late the log looks', () => {
     const replay = sceneAt(scenario, 63)!;
     expect(scenesSince(scenario, late, replay).map((s) => `${s.loop}:${s.index}`)).toEqual(['2:1', '2:2']);
   });
+  it('a first look that comes late still names the story from its first scene', () => {
+    const lateFirst = sceneAt(scenario, 3)!;
+    expect(scenesSince(scenario, null, lateFirst).map((s) => `${s.loop}:${s.index}:${s.say}`)).toEqual(['1:1:a', '1:2:b']);
+    // attached during a replay: that play's scenes, not the whole history
+    expect(scenesSince(scenario, null, sceneAt(scenario, 63)!).map((s) => `${s.loop}:${s.index}`)).toEqual(['2:1', '2:2']);
+  });
 });

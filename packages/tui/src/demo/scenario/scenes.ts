@@ -38,18 +38,20 @@ export function sceneAt(scenario: Pick<Scenario, 'scenes' | 'repeat_every'>, t: 
 /**
  * Every scene that began after `last` up to and including `now`, in order:
  * a log that looks now and then (or late, on a busy machine) still names
- * each scene once. A first look with no scene before it lists only `now`.
+ * each scene once. A first look names every scene of the current play up to
+ * `now`: on a busy machine the story may be past its first scene by the time
+ * the log starts looking.
  */
 export function scenesSince(
   scenario: Pick<Scenario, 'scenes' | 'repeat_every'>,
   last: Pick<SceneNow, 'loop' | 'index'> | null,
   now: SceneNow,
 ): SceneNow[] {
-  if (last === null || now.index === 0) return [now];
+  if (now.index === 0) return [now];
   const { scenes } = scenario;
   const out: SceneNow[] = [];
-  let loop = last.loop;
-  let index = last.index;
+  let loop = last?.loop ?? now.loop;
+  let index = last?.index ?? 0;
   // step scene by scene from the last one named to the one playing now
   while (loop < now.loop || (loop === now.loop && index < now.index)) {
     index += 1;
