@@ -9,8 +9,8 @@ import type { BreakerEvent, DecisionEvent } from '@routeplane/shared';
 // scenario really happened in the real daemon. Needs `pnpm build` first.
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const RUN_SECONDS = 18;
-const SPEED = 8;
+const RUN_SECONDS = 16;
+const SPEED = 4;
 
 interface AgentOutcomeLine {
   type: 'agent_outcome';
