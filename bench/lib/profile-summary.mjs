@@ -22,7 +22,8 @@ function moduleOf(place, functionName) {
   return pkg ? pkg[1] : place;
 }
 
-export function summariseProfiles(dir, root, top = 35) {
+/** `requests`: how many requests the profiled time served, to show each figure as µs per request too. */
+export function summariseProfiles(dir, root, { top = 35, requests = null } = {}) {
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   if (files.length === 0) return `no .cpuprofile in ${dir}\n`;
   const selfByFn = new Map();
@@ -78,9 +79,11 @@ export function summariseProfiles(dir, root, top = 35) {
       }
     }
   }
-  const pct = (us) => `${((us / total) * 100).toFixed(1).padStart(5)}%`;
+  const pct = (us) =>
+    `${((us / total) * 100).toFixed(1).padStart(5)}%${requests ? ` ${(us / requests).toFixed(1).padStart(7)} µs/req` : ''}`;
   const rank = (m, n) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
-  const lines = [`## CPU profile of the daemon (${files.length} file(s), ${(total / 1e6).toFixed(1)} s of non-idle samples)`, ''];
+  const perRequest = requests ? `, ${requests} requests: ${(total / requests).toFixed(0)} µs each` : '';
+  const lines = [`## CPU profile (${files.length} file(s), ${(total / 1e6).toFixed(1)} s of non-idle samples${perRequest})`, ''];
   lines.push('### Self time by module', '', ...rank(selfByModule, 20).map(([k, us]) => `${pct(us)}  ${k}`), '');
   lines.push('### Self time by function', '', ...rank(selfByFn, top).map(([k, us]) => `${pct(us)}  ${k}`), '');
   lines.push('### Who asked for the top native and node-internal time', '');
