@@ -6,7 +6,8 @@
 //   pnpm bench [--seconds N] [--quick] [--no-build] [--skip-micro] [--out FILE] [--keep (the temp dir)]
 //              [--baseline FILE]  the RESULTS.md to compare with (default: bench/RESULTS.md as it was before the run)
 //   pnpm bench --profile          daemon only, under --cpu-prof; prints where time goes
-//                                 (--cells LIST: those workloads, e.g. claude-code-16,200k-json-16)
+//                                 (--cells LIST: those workloads, e.g. claude-code-16,200k-json-16; --compare DIST: that build;
+//                                  --allocations: bytes allocated per request by function instead of CPU time)
 //   pnpm bench --ab usage|spread|bare|DIST   two proxies side by side, cell by cell in A B B A B A A B rounds:
 //                                 the daemon against one without the usage tap and metrics, against its
 //                                 Claude Code route ordered instead of spread, the bare proxy, or the build in DIST
@@ -17,6 +18,10 @@
 //                                  --subscribers N: control-socket subscribers per daemon, default 1)
 //   pnpm bench --monitor          only the monitor figure (records 2 s of daemon decisions first)
 //   pnpm bench --events           only the event path figure (the daemon with 0 and 4 subscribers)
+//   pnpm bench --memory           where peak RSS goes: fresh bare proxy and daemon (and --compare DIST builds), one
+//                                 cell each (--cells, default claude-code-256), memoryUsage() sampled every 50 ms;
+//                                 --node-flags "--trace-gc": node flags for the daemons (a diagnosis, not a setting);
+//                                 --targets bare,daemon,daemon-no-usage: which (default bare,daemon); --rounds N (3)
 //   pnpm bench --shared           only the shared-state figures (three daemons on one Redis: convergence,
 //                                 the success path with the Redis store, Redis killed under load)
 //
@@ -35,7 +40,8 @@ import { runMicro } from './lib/micro.mjs';
 import { captureSnapshot, measureMonitor } from './lib/monitor.mjs';
 import { readPreviousResults } from './lib/previous.mjs';
 import { CORE, killAll, startChild } from './lib/processes.mjs';
-import { summariseProfiles } from './lib/profile-summary.mjs';
+import { summariseAllocations, summariseProfiles } from './lib/profile-summary.mjs';
+import { threadDelta, threadTimes } from './lib/threads.mjs';
 import { measureSharedState, renderShared } from './lib/shared-state.mjs';
 import { renderMatrix, renderResults } from './lib/report.mjs';
 import { ensureWrk, runWrk, writeScript } from './lib/wrk.mjs';
@@ -60,6 +66,11 @@ function parseArgs(argv) {
     else if (a === '--monitor') opts.monitorOnly = true;
     else if (a === '--events') opts.eventsOnly = true;
     else if (a === '--shared') opts.sharedOnly = true;
+    else if (a === '--memory') opts.memoryOnly = true;
+    else if (a === '--rounds') opts.rounds = Number(argv[++i]);
+    else if (a === '--snapshot') opts.snapshot = true;
+    else if (a === '--allocations') opts.allocations = true;
+    else if (a === '--node-flags') opts.nodeFlags = (argv[++i] ?? '').split(' ').filter(Boolean);
     else if (a === '--subscribers') opts.subscribers = Number(argv[++i]);
     else if (a === '--keep') opts.keep = true;
     else if (a === '--ab') opts.ab = argv[++i] ?? '';
@@ -70,7 +81,7 @@ function parseArgs(argv) {
       process.stdout.write(
         readFileSync(fileURLToPath(import.meta.url), 'utf8')
           .split('\n')
-          .slice(5, 23)
+          .slice(5, 28)
           .map((l) => l.replace(/^\/\/ ?/, ''))
           .join('\n') + '\n',
       );
@@ -174,6 +185,7 @@ async function main() {
   if (opts.eventsOnly) return eventsOnly(upstream, scriptFor);
   if (opts.sharedOnly) return sharedOnly(upstream, scriptFor);
   if (opts.ab) return abOnly(upstream, scriptFor);
+  if (opts.memoryOnly) return memoryOnly(upstream, scriptFor);
 
   const bare = track(
     await startChild('bare proxy', join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream } }),
@@ -538,7 +550,7 @@ async function profile(upstream, scriptFor) {
     const profileDir = mkdtempSync(join(tmpdir(), `routeplane-profile-${bare ? 'bare-' : ''}${name}-`));
     const proxy = bare
       ? track(await startChild('bare proxy', join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream } }))
-      : track(await startDaemonChild(upstream));
+      : track(await startDaemonChild(upstream, [], opts.compare?.[0] ?? null));
     const subs = bare
       ? null
       : track(
@@ -551,14 +563,26 @@ async function profile(upstream, scriptFor) {
     const script = scriptFor(family, stream, kb);
     const target = { url: proxy.ready.url, child: proxy };
     await runCell(target, script, c, 2); // warm-up
-    await proxy.ask('profile-start');
+    const what = opts.allocations ? 'allocations' : 'profile';
+    await proxy.ask(`${what}-start`);
+    const threadsBefore = threadTimes(proxy.pid);
     const r = await runCell(target, script, c, seconds);
-    await proxy.ask('profile-stop', { file: join(profileDir, 'cell.cpuprofile') }, 30_000);
+    const threads = threadDelta(threadsBefore, threadTimes(proxy.pid));
+    const file = join(profileDir, opts.allocations ? 'cell.heapprofile' : 'cell.cpuprofile');
+    await proxy.ask(`${what}-stop`, { file }, 30_000);
     const label = `${bare ? 'bare proxy, ' : ''}${cellLabel({ family, stream, kb, c })}: ${Math.round(r.rps)} req/s, ${Math.round(r.cpuUsPerReq)} µs/req`;
     log(`profiled ${label}`);
     await subs?.stop();
     await proxy.stop(10_000);
-    out.push(`# ${label}\n(profile: ${profileDir})\n\n${summariseProfiles(profileDir, root, { requests: r.requests })}`);
+    const byThread = Object.entries(threads)
+      .filter(([, us]) => us > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, us]) => `${name} ${(us / r.requests).toFixed(0)}`)
+      .join(', ');
+    const summary = opts.allocations
+      ? summariseAllocations(file, root, r.requests)
+      : summariseProfiles(profileDir, root, { requests: r.requests });
+    out.push(`# ${label}\n(profile: ${profileDir})\n\nCPU µs per request by thread (/proc, 10 ms ticks): ${byThread}\n\n${summary}`);
   }
   process.stdout.write(out.join('\n\n'));
 }
@@ -674,6 +698,67 @@ async function sharedFigures(upstream, scriptFor) {
     await redis.stop();
   }
   return figures;
+}
+
+/** `--memory`: each target fresh, warmed up on the cell, then its memory sampled through one cell. */
+async function memoryOnly(upstream, scriptFor) {
+  const { sampleMemory } = await import('./lib/memory-probe.mjs');
+  const cells = opts.cells ?? [parseCellName('claude-code-256', AGENTS)];
+  const starters = {
+    bare: () =>
+      startChild('bare proxy', join(here, 'lib/bare-proxy.mjs'), {
+        core: CORE.proxy,
+        env: { BENCH_UPSTREAM: upstream },
+        execArgv: opts.nodeFlags ?? [],
+      }),
+    daemon: () => startDaemonChild(upstream, opts.nodeFlags ?? [], null, { BENCH_DIR: mkdtempSync(join(dir, 'memory-')) }),
+    'daemon-no-usage': () =>
+      startDaemonChild(upstream, opts.nodeFlags ?? [], null, { BENCH_DIR: mkdtempSync(join(dir, 'memory-')), BENCH_NO_USAGE: '1' }),
+  };
+  for (const name of Object.keys(starters))
+    if (opts.targets ? !opts.targets.includes(name) : name === 'daemon-no-usage') delete starters[name];
+  for (const dist of opts.compare ?? []) starters[relative(root, dist)] = () => startDaemonChild(upstream, opts.nodeFlags ?? [], dist);
+  const rows = [
+    '| cell | target | VmHWM MB (median) | peak rss | heapTotal | external | arrayBuffers | CPU µs/req | VmHWM MB by round |',
+    '|---|---|--:|--:|--:|--:|--:|--:|---|',
+  ];
+  const rounds = opts.rounds ?? 3;
+  const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const f = (x) => x.toFixed(1);
+  for (const cell of cells) {
+    const seen = Object.fromEntries(Object.keys(starters).map((name) => [name, []]));
+    const names = Object.keys(starters);
+    for (let round = 0; round < rounds; round++) {
+      // a fresh process per round, the targets in rotating order: a busy moment falls on each in turn
+      for (const name of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
+        const child = track(await starters[name]());
+        const target = { url: child.ready.url, child };
+        const script = scriptFor(cell.family, cell.stream, cell.kb);
+        await runCell(target, script, cell.c, 2);
+        const liveAtMs = opts.nodeFlags?.includes('--expose-gc') ? (matrix.seconds * 1000) / 2 : null;
+        const snapshotAt = opts.snapshot && round === 0 && name !== 'bare' ? join(dir, `${name.replace(/\W+/g, '-')}.heapsnapshot`) : null;
+        const {
+          result: r,
+          peak,
+          live,
+          spacesAtPeak,
+        } = await sampleMemory(child, () => runCell(target, script, cell.c, matrix.seconds), { liveAtMs, snapshot: snapshotAt });
+        if (snapshotAt) log(`  heap snapshot: ${snapshotAt}`);
+        seen[name].push({ ...peak, hwm: r.peakRssMB, cpu: r.cpuUsPerReq });
+        log(
+          `  ${cellLabel(cell)} ${name}: VmHWM ${f(r.peakRssMB)} MB, rss ${f(peak.rss)}, heap ${f(peak.heapTotal)}, external ${f(peak.external)}, arrayBuffers ${f(peak.arrayBuffers)} (at the RSS peak: new space ${f((spacesAtPeak?.new_space ?? 0) / 2 ** 20)}, old space ${f((spacesAtPeak?.old_space ?? 0) / 2 ** 20)})${live ? `; live after a forced GC: heap ${f(live.heapUsed)}, arrayBuffers ${f(live.arrayBuffers)}` : ''}`,
+        );
+        await child.stop();
+      }
+    }
+    for (const [name, xs] of Object.entries(seen)) {
+      const m = (k) => f(med(xs.map((x) => x[k])));
+      rows.push(
+        `| ${cellLabel(cell)} | ${name} | ${m('hwm')} | ${m('rss')} | ${m('heapTotal')} | ${m('external')} | ${m('arrayBuffers')} | ${Math.round(med(xs.map((x) => x.cpu)))} | ${xs.map((x) => f(x.hwm)).join(', ')} |`,
+      );
+    }
+  }
+  process.stdout.write(`${rows.join('\n')}\n`);
 }
 
 /** `--shared`: only the shared-state figures. */

@@ -6,6 +6,7 @@
 // never linger).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 
 /** @param {() => unknown | Promise<unknown>} stop  closes whatever the child serves */
 export function answerUsage(stop) {
@@ -30,7 +31,9 @@ export function answerUsage(stop) {
     if (msg?.type === 'usage') {
       if (msg.gc) globalThis.gc?.(); // a live-heap figure, when the child runs with --expose-gc
       const { user, system } = process.cpuUsage();
-      reply(msg, { cpuMicros: user + system, memory: process.memoryUsage() });
+      // `spaces`: the V8 heap by space (new, old, code, large objects), for where a peak goes
+      const spaces = msg.spaces ? Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size])) : undefined;
+      reply(msg, { cpuMicros: user + system, memory: process.memoryUsage(), spaces });
     } else if (msg?.type === 'profile-start') {
       profiler = new Session();
       profiler.connect();
@@ -48,6 +51,30 @@ export function answerUsage(stop) {
           reply(msg, {});
         })
         .catch((err) => failed(msg, err));
+    } else if (msg?.type === 'allocations-start') {
+      // V8's sampling heap profiler: where the bytes a cell allocates come from (pnpm bench --profile --allocations)
+      profiler = new Session();
+      profiler.connect();
+      post('HeapProfiler.startSampling', {
+        samplingInterval: msg.intervalBytes ?? 16_384,
+        // every allocation, not only what is still alive when sampling stops
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      })
+        .then(() => reply(msg, {}))
+        .catch((err) => failed(msg, err));
+    } else if (msg?.type === 'allocations-stop') {
+      post('HeapProfiler.stopSampling')
+        .then(({ profile }) => {
+          writeFileSync(msg.file, JSON.stringify(profile));
+          profiler.disconnect();
+          profiler = null;
+          reply(msg, {});
+        })
+        .catch((err) => failed(msg, err));
+    } else if (msg?.type === 'heap-snapshot') {
+      // a diagnosis of where memory goes (pnpm bench --memory --snapshot); pauses the process for seconds
+      reply(msg, { file: writeHeapSnapshot(msg.file) });
     } else if (msg?.type === 'stop') {
       void exit();
     }

@@ -96,3 +96,37 @@ export function summariseProfiles(dir, root, { top = 35, requests = null } = {})
   lines.push("### Inclusive time of the daemon's own functions", '', ...rank(inclusiveByFn, top).map(([k, us]) => `${pct(us)}  ${k}`), '');
   return lines.join('\n');
 }
+
+/** A sampling heap profile (`--allocations`): bytes allocated per request, by the function that allocated them. */
+export function summariseAllocations(file, root, requests) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const byFn = new Map();
+  const byModule = new Map();
+  let total = 0;
+  const walk = (node) => {
+    const { url, functionName, lineNumber } = node.callFrame;
+    const place = placeOf(url, root);
+    const name = functionName || '(anonymous)';
+    const key = place ? `${place}:${name} (line ${lineNumber + 1})` : name;
+    total += node.selfSize;
+    byFn.set(key, (byFn.get(key) ?? 0) + node.selfSize);
+    const mod = moduleOf(place, name);
+    byModule.set(mod, (byModule.get(mod) ?? 0) + node.selfSize);
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  const perRequest = (bytes) => `${(bytes / requests).toFixed(0).padStart(7)} B/req`;
+  const rank = (m, n) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
+  return [
+    `## Allocations (sampled, ${(total / 2 ** 20).toFixed(1)} MB over ${requests} requests: ${(total / requests / 1024).toFixed(1)} KB each)`,
+    '',
+    '### By module',
+    '',
+    ...rank(byModule, 15).map(([k, v]) => `${perRequest(v)}  ${k}`),
+    '',
+    '### By function',
+    '',
+    ...rank(byFn, 40).map(([k, v]) => `${perRequest(v)}  ${k}`),
+    '',
+  ].join('\n');
+}
