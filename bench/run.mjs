@@ -349,6 +349,9 @@ async function abBare(upstream) {
 /** What an `--ab` kind compares: A is always the current daemon as the matrix runs it. (A function: main runs before module-level consts below it exist.) */
 function abKind(kind) {
   if (kind === 'usage') return { names: { a: 'with usage', b: 'without' }, b: { dist: null, env: { BENCH_NO_USAGE: '1' } } };
+  // one part of it: usage:tap, usage:observe, usage:metrics
+  if (kind.startsWith('usage:'))
+    return { names: { a: 'with usage', b: `without ${kind.slice(6)}` }, b: { dist: null, env: { BENCH_NO_USAGE: kind.slice(6) } } };
   if (kind === 'spread') return { names: { a: 'spread', b: 'ordered' }, b: { dist: null, env: { BENCH_BALANCE: 'ordered' } } };
   if (kind === 'bare') return { names: { a: 'daemon', b: 'bare proxy' }, b: 'bare' };
   return { names: { a: 'current', b: relative(root, resolve(kind)) }, b: { dist: resolve(kind), env: {} } };

@@ -42,9 +42,10 @@ export async function abRounds({ a, b, cells, order = AB_ORDER, run, log }) {
   const out = [];
   for (const cell of cells) {
     const rounds = { a: [], b: [] };
-    // a short run on each first: pools, JIT and heap settle outside the figures
-    await run(a, cell, 1);
-    await run(b, cell, 1);
+    // a whole unrecorded round on each first: pools, JIT and heap settle outside the figures (with
+    // 1 s of warm-up the first recorded round, always A's, came out 10–30% dearer than the rest)
+    await run(a, cell);
+    await run(b, cell);
     for (const side of order) {
       const r = await run(side === 'a' ? a : b, cell);
       rounds[side].push(r);

@@ -7,6 +7,7 @@
 //   BENCH_BALANCE=ordered   the Claude Code route ordered instead of spread
 //   BENCH_NO_USAGE=1        no token usage read from bodies, no usage windows
 //                           from headers, no metrics counters: what those cost
+//                           (or a list of parts: tap, observe, metrics)
 //   BENCH_SHARED_REDIS=URL  breakers shared through this Redis
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -83,11 +84,12 @@ if (!parsed.ok) {
   process.send({ type: 'failed', message: parsed.issues.map(formatIssue).join('\n') });
   process.exit(1);
 }
+const noUsage = new Set(process.env.BENCH_NO_USAGE === '1' ? ['tap', 'observe', 'metrics'] : (process.env.BENCH_NO_USAGE ?? '').split(','));
 try {
-  if (process.env.BENCH_NO_USAGE === '1') await withoutUsage();
+  await withoutUsage(noUsage);
   const daemon = await startDaemon(parsed.config, { env });
   // the metrics' decision listener (counters, the duration histogram) leaves the bus
-  if (process.env.BENCH_NO_USAGE === '1') daemon.context.metrics.stop();
+  if (noUsage.has('metrics')) daemon.context.metrics.stop();
   process.send({ type: 'ready', url: daemon.url, socketPath: daemon.socketPath });
   answerUsage(() => daemon.close(1000));
 } catch (err) {
@@ -103,7 +105,7 @@ try {
  * the first-byte histogram) off the request path. Fails loudly when the
  * daemon's shape changed, rather than measure nothing.
  */
-async function withoutUsage() {
+async function withoutUsage(parts) {
   const { UsageTap } = await distModule('usage/usage-tap.js');
   const { ProxyHandler } = await distModule('http/proxy-handler.js');
   for (const [owner, name] of [
@@ -113,7 +115,9 @@ async function withoutUsage() {
   ]) {
     if (typeof owner?.[name] !== 'function') throw new Error(`BENCH_NO_USAGE: the daemon build has no ${name} to switch off`);
   }
-  UsageTap.prototype.push = () => {};
-  UsageTap.prototype.usage = () => null;
-  ProxyHandler.prototype.observe = () => {};
+  if (parts.has('tap')) {
+    UsageTap.prototype.push = () => {};
+    UsageTap.prototype.usage = () => null;
+  }
+  if (parts.has('observe')) ProxyHandler.prototype.observe = () => {};
 }
