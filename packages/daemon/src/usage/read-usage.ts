@@ -13,7 +13,7 @@ import type { Usage } from '@routeplane/shared';
 
 /**
  * Searched without its opening quote: JSON is full of quotes, and a search
- * that starts from the first byte stops at every one of them (3–20 times
+ * that starts from the first byte stops at every one of them (several times
  * slower on streamed events); the quote is checked where the rest matched.
  */
 const NEEDLE = Buffer.from('usage":');
