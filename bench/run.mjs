@@ -135,7 +135,7 @@ const GOAL_CELLS = [
 ];
 
 // ── lifecycle: bounded, and nothing left behind ──────────────────────────
-const WATCHDOG_MS = 15 * 60_000;
+const WATCHDOG_MS = 20 * 60_000;
 const watchdog = setTimeout(() => {
   log(`bench: still running after ${WATCHDOG_MS / 60_000} minutes — stopping everything`);
   killAll();

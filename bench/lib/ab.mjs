@@ -43,7 +43,7 @@ export async function abRounds({ a, b, cells, order = AB_ORDER, run, log }) {
   for (const cell of cells) {
     const rounds = { a: [], b: [] };
     // a whole unrecorded round on each first: pools, JIT and heap settle outside the figures (with
-    // 1 s of warm-up the first recorded round, always A's, came out 10–30% dearer than the rest)
+    // a short warm-up the first recorded round, always A's, came out dearer than the rest)
     await run(a, cell);
     await run(b, cell);
     for (const side of order) {

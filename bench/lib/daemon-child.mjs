@@ -84,7 +84,9 @@ if (!parsed.ok) {
   process.send({ type: 'failed', message: parsed.issues.map(formatIssue).join('\n') });
   process.exit(1);
 }
-const noUsage = new Set(process.env.BENCH_NO_USAGE === '1' ? ['tap', 'observe', 'metrics'] : (process.env.BENCH_NO_USAGE ?? '').split(','));
+const noUsage = new Set(
+  process.env.BENCH_NO_USAGE === '1' ? ['tap', 'observe', 'metrics'] : (process.env.BENCH_NO_USAGE ?? '').split(',').filter(Boolean),
+);
 try {
   await withoutUsage(noUsage);
   const daemon = await startDaemon(parsed.config, { env });
@@ -106,6 +108,7 @@ try {
  * daemon's shape changed, rather than measure nothing.
  */
 async function withoutUsage(parts) {
+  if (!parts.has('tap') && !parts.has('observe')) return;
   const { UsageTap } = await distModule('usage/usage-tap.js');
   const { ProxyHandler } = await distModule('http/proxy-handler.js');
   for (const [owner, name] of [

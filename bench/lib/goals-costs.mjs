@@ -6,10 +6,10 @@ import { check, f2, int, medianCell } from './goal-parts.mjs';
 
 /**
  * How far a ratio to the bare proxy may move against the previous run's and
- * still be "the same": one 4 s cell swings ±20% on this shared machine and a
- * median of three about half that (bench/NOTES.md, "Run to run"). Both runs'
- * ratios are to the bare proxy measured beside the daemon in the same run,
- * so a busier or quieter machine moves both sides.
+ * still be "the same": the noise of a median of three cells on this shared
+ * machine (bench/NOTES.md, "Run to run"). Both runs' ratios are to the bare
+ * proxy measured beside the daemon in the same run, so a busier or quieter
+ * machine moves both sides.
  */
 export const SAME_WITHIN = 0.1;
 
