@@ -749,7 +749,7 @@ async function memoryOnly(upstream, scriptFor) {
         if (snapshotAt) log(`  heap snapshot: ${snapshotAt}`);
         seen[name].push({ ...peak, hwm: r.peakRssMB, cpu: r.cpuUsPerReq });
         log(
-          `  ${cellLabel(cell)} ${name}: VmHWM ${f(r.peakRssMB)} MB, rss ${f(peak.rss)}, heap ${f(peak.heapTotal)}, external ${f(peak.external)}, arrayBuffers ${f(peak.arrayBuffers)} (at the RSS peak: new space ${f((spacesAtPeak?.new_space ?? 0) / 2 ** 20)}, old space ${f((spacesAtPeak?.old_space ?? 0) / 2 ** 20)})${live ? `; live after a forced GC: heap ${f(live.heapUsed)}, arrayBuffers ${f(live.arrayBuffers)}` : ''}`,
+          `  ${cellLabel(cell)} ${name}: ${Math.round(r.cpuUsPerReq)} µs/req, VmHWM ${f(r.peakRssMB)} MB, rss ${f(peak.rss)}, heap ${f(peak.heapTotal)}, external ${f(peak.external)}, arrayBuffers ${f(peak.arrayBuffers)} (at the RSS peak: new space ${f((spacesAtPeak?.new_space ?? 0) / 2 ** 20)}, old space ${f((spacesAtPeak?.old_space ?? 0) / 2 ** 20)})${live ? `; live after a forced GC: heap ${f(live.heapUsed)}, arrayBuffers ${f(live.arrayBuffers)}` : ''}`,
         );
         await child.stop();
       }
