@@ -4,13 +4,24 @@
 // the event path, microbenchmarks and the monitor. Writes bench/RESULTS.md.
 //
 //   pnpm bench [--seconds N] [--quick] [--no-build] [--skip-micro] [--out FILE] [--keep (the temp dir)]
+//              [--baseline FILE]  the RESULTS.md to compare with (default: bench/RESULTS.md as it was before the run)
 //   pnpm bench --profile          daemon only, under --cpu-prof; prints where time goes
+//                                 (--cells LIST: those workloads, e.g. claude-code-16,200k-json-16; --compare DIST: that build;
+//                                  --allocations: bytes allocated per request by function instead of CPU time)
+//   pnpm bench --ab usage|spread|bare|DIST   two proxies side by side, cell by cell in A B B A B A A B rounds:
+//                                 the daemon against one without the usage tap and metrics, against its
+//                                 Claude Code route ordered instead of spread, the bare proxy, or the build in DIST
+//                                 (--cells LIST, default 2k-sse-16,200k-sse-16,claude-code-16)
 //   pnpm bench --clients          bare proxies over node:http, undici.request and undici.dispatch vs the daemon
 //                                 (--targets direct,bare,undici-request,undici-dispatch,daemon: only those;
 //                                  --compare DIST: also a daemon built into DIST, cell by cell — an A/B on a busy machine;
 //                                  --subscribers N: control-socket subscribers per daemon, default 1)
 //   pnpm bench --monitor          only the monitor figure (records 2 s of daemon decisions first)
 //   pnpm bench --events           only the event path figure (the daemon with 0 and 4 subscribers)
+//   pnpm bench --memory           where peak RSS goes: fresh bare proxy and daemon (and --compare DIST builds), one
+//                                 cell each (--cells, default claude-code-256), memoryUsage() sampled every 50 ms;
+//                                 --node-flags "--trace-gc": node flags for the daemons (a diagnosis, not a setting);
+//                                 --targets bare,daemon,daemon-no-usage: which (default bare,daemon); --rounds N (3)
 //   pnpm bench --shared           only the shared-state figures (three daemons on one Redis: convergence,
 //                                 the success path with the Redis store, Redis killed under load)
 //
@@ -20,14 +31,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeBodies, FAMILIES } from './lib/bodies.mjs';
+import { abRounds, cellLabel, parseCellName, renderAb } from './lib/ab.mjs';
+import { AGENTS, writeBodies, FAMILIES } from './lib/bodies.mjs';
 import { measureFirstChunk } from './lib/first-chunk.mjs';
 import { computeGoals } from './lib/goals.mjs';
 import { describeMachine, loadNow } from './lib/machine.mjs';
 import { runMicro } from './lib/micro.mjs';
 import { captureSnapshot, measureMonitor } from './lib/monitor.mjs';
+import { readPreviousResults } from './lib/previous.mjs';
 import { CORE, killAll, startChild } from './lib/processes.mjs';
-import { summariseProfiles } from './lib/profile-summary.mjs';
+import { summariseAllocations, summariseProfiles } from './lib/profile-summary.mjs';
+import { threadDelta, threadTimes } from './lib/threads.mjs';
 import { measureSharedState, renderShared } from './lib/shared-state.mjs';
 import { renderMatrix, renderResults } from './lib/report.mjs';
 import { ensureWrk, runWrk, writeScript } from './lib/wrk.mjs';
@@ -52,14 +66,22 @@ function parseArgs(argv) {
     else if (a === '--monitor') opts.monitorOnly = true;
     else if (a === '--events') opts.eventsOnly = true;
     else if (a === '--shared') opts.sharedOnly = true;
+    else if (a === '--memory') opts.memoryOnly = true;
+    else if (a === '--rounds') opts.rounds = Number(argv[++i]);
+    else if (a === '--snapshot') opts.snapshot = true;
+    else if (a === '--allocations') opts.allocations = true;
+    else if (a === '--node-flags') opts.nodeFlags = (argv[++i] ?? '').split(' ').filter(Boolean);
     else if (a === '--subscribers') opts.subscribers = Number(argv[++i]);
     else if (a === '--keep') opts.keep = true;
+    else if (a === '--ab') opts.ab = argv[++i] ?? '';
+    else if (a === '--cells') opts.cells = (argv[++i] ?? '').split(',').filter(Boolean);
+    else if (a === '--baseline') opts.baseline = resolve(argv[++i] ?? '');
     else if (a === '--out') opts.out = resolve(argv[++i] ?? '');
     else if (a === '--help' || a === '-h') {
       process.stdout.write(
         readFileSync(fileURLToPath(import.meta.url), 'utf8')
           .split('\n')
-          .slice(5, 17)
+          .slice(5, 28)
           .map((l) => l.replace(/^\/\/ ?/, ''))
           .join('\n') + '\n',
       );
@@ -67,6 +89,8 @@ function parseArgs(argv) {
     } else throw new Error(`bench: unknown option ${a} (try --help)`);
   }
   if (!(opts.seconds >= 1 && opts.seconds <= 30)) throw new Error('bench: --seconds must be between 1 and 30');
+  if (opts.ab === '') throw new Error('bench: --ab needs usage, spread or a build directory');
+  opts.cells = opts.cells?.map((name) => parseCellName(name, AGENTS));
   return opts;
 }
 
@@ -90,9 +114,14 @@ const settings = {
   // the cells goals 1–3 read, run twice more after the matrix: one 4 s cell on a shared machine
   // swings by ±20%, so those goals take the median of three rounds (bench/NOTES.md, "Run to run")
   goalRounds: opts.quick ? 0 : 2,
+  // what the usage tap and metrics cost: the daemon against one without them, alternating rounds
+  usageAb: {
+    cells: ['2k-sse-16', '200k-sse-16'].map((name) => parseCellName(name, AGENTS)),
+    order: opts.quick ? ['a', 'b'] : undefined,
+  },
 };
 
-/** What goals 1–3 compare (goals.mjs): the cells, and the targets each needs. */
+/** What goals 1–3 and 8 compare (goals.mjs): the cells, and the targets each needs (family openai unless said). */
 const GOAL_CELLS = [
   { kb: 2, stream: false, c: 16, through: ['bare', 'daemon'] },
   { kb: 2, stream: false, c: 64, through: ['bare', 'daemon'] },
@@ -101,10 +130,12 @@ const GOAL_CELLS = [
   { kb: 200, stream: false, c: 16, through: ['bare', 'daemon'] },
   { kb: 200, stream: true, c: 16, through: ['bare', 'daemon'] },
   { kb: 200, stream: true, c: 256, through: ['bare', 'daemon'] },
+  { family: 'claude-code', kb: AGENTS['claude-code'].kb, stream: true, c: 16, through: ['bare', 'daemon'] },
+  { family: 'claude-code', kb: AGENTS['claude-code'].kb, stream: true, c: 256, through: ['bare', 'daemon'] },
 ];
 
 // ── lifecycle: bounded, and nothing left behind ──────────────────────────
-const WATCHDOG_MS = 15 * 60_000;
+const WATCHDOG_MS = 20 * 60_000;
 const watchdog = setTimeout(() => {
   log(`bench: still running after ${WATCHDOG_MS / 60_000} minutes — stopping everything`);
   killAll();
@@ -140,13 +171,10 @@ try {
 async function main() {
   ensureWrk(log);
   buildWarning = opts.build ? build() : 'not rebuilt (--no-build)';
-  const bodyFile = writeBodies(dir, matrix.sizesKb);
-  const scriptFor = (family, stream, kb) =>
-    writeScript(dir, `${family}-${stream ? 'sse' : 'json'}-${kb}k`, {
-      path: FAMILIES[family].path,
-      bodyFile: bodyFile(family, stream, kb),
-      headers: FAMILIES[family].headers,
-    });
+  const requestFor = writeBodies(dir, matrix.sizesKb);
+  const scriptFor = (family, stream, kb) => writeScript(dir, `${family}-${stream ? 'sse' : 'json'}-${kb}k`, requestFor(family, stream, kb));
+  // read before this run replaces it
+  const previous = readPrevious();
 
   log('starting the mock provider, the bare proxy and the daemon…');
   const mock = track(await startChild('mock provider', join(here, 'lib/mock-provider.mjs'), { core: CORE.load }));
@@ -156,6 +184,8 @@ async function main() {
   if (opts.monitorOnly) return monitorOnly(upstream, scriptFor);
   if (opts.eventsOnly) return eventsOnly(upstream, scriptFor);
   if (opts.sharedOnly) return sharedOnly(upstream, scriptFor);
+  if (opts.ab) return abOnly(upstream, scriptFor);
+  if (opts.memoryOnly) return memoryOnly(upstream, scriptFor);
 
   const bare = track(
     await startChild('bare proxy', join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream } }),
@@ -166,7 +196,7 @@ async function main() {
     bare: { url: bare.ready.url, child: bare },
     daemon: { url: daemon.ready.url, child: daemon },
   };
-  await sanityCheck(targets);
+  await sanityCheck(targets, requestFor);
 
   const subs = track(
     await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }),
@@ -190,6 +220,8 @@ async function main() {
   for (const kb of matrix.sizesKb)
     for (const stream of [false, true]) for (const c of matrix.concurrency) groups.push({ family: 'openai', kb, stream, c });
   groups.push({ family: 'anthropic', kb: 2, stream: false, c: 16 }, { family: 'anthropic', kb: 2, stream: true, c: 16 });
+  for (const [family, agent] of Object.entries(AGENTS))
+    for (const c of matrix.concurrency) groups.push({ family, kb: agent.kb, stream: true, c });
   for (const [i, g] of groups.entries()) {
     for (const through of ['direct', 'bare', 'daemon']) {
       const r = await cell(through, g.family, g.stream, g.kb, g.c);
@@ -205,9 +237,10 @@ async function main() {
     for (const g of GOAL_CELLS) {
       // the order flips each round, so neither target always runs first
       const order = round % 2 === 1 ? [...g.through].reverse() : g.through;
+      const family = g.family ?? 'openai';
       for (const through of order) {
-        const r = await cell(through, 'openai', g.stream, g.kb, g.c);
-        cells.push({ family: 'openai', kb: g.kb, stream: g.stream, c: g.c, through, round, ...r });
+        const r = await cell(through, family, g.stream, g.kb, g.c);
+        cells.push({ family, kb: g.kb, stream: g.stream, c: g.c, through, round, ...r });
       }
     }
   }
@@ -218,7 +251,7 @@ async function main() {
     ['direct', 'bare', 'daemon'].map((name) => ({ name, url: targets[name].url })),
     {
       path: FAMILIES.openai.path,
-      body: readFileSync(bodyFile('openai', true, 2)),
+      body: readFileSync(requestFor('openai', true, 2).bodyFile),
       headers: FAMILIES.openai.headers,
       iterations: fc.iterations,
       chunks: fc.chunks,
@@ -230,7 +263,12 @@ async function main() {
   const eventPath = await measureEventPath(subs, (seconds) => cell('daemon', 'openai', false, 2, settings.eventPath.c, seconds));
 
   await captureSnapshot(daemon.ready.socketPath, dir).catch((err) => log(`monitor: ${err.message}`));
-  for (const c of children.splice(0)) await c.stop();
+  // the matrix's proxies and subscribers go; the mock provider stays for the figures below
+  for (const c of children.splice(0).filter((c) => c !== mock)) await c.stop();
+  children.push(mock);
+
+  log('usage tap and metrics: the daemon against one without them…');
+  const usageAb = await usageFigures(upstream, scriptFor);
 
   const shared = await sharedFigures(upstream, scriptFor).catch((err) => {
     log(`shared state: ${err.message}`);
@@ -240,7 +278,11 @@ async function main() {
   let micro = null;
   if (opts.micro) {
     log('microbenchmarks (vitest bench)…');
-    micro = await runMicro(root, dir, log);
+    // a microbenchmark that no longer builds must not cost the whole run its figures
+    micro = await runMicro(root, dir, log).catch((err) => {
+      log(`microbenchmarks: ${err.message}`);
+      return null;
+    });
   }
   log('monitor…');
   const monitor = await measureMonitor({ root, dir });
@@ -255,8 +297,10 @@ async function main() {
     cells,
     firstChunk,
     eventPath,
+    usageAb,
     micro,
     monitor,
+    previous,
   };
   const goals = computeGoals(results);
   const notesFile = join(here, 'NOTES.md');
@@ -270,6 +314,81 @@ async function main() {
 function track(child) {
   children.push(child);
   return child;
+}
+
+/** The figures of the RESULTS.md this run compares with (`--baseline`, else the one it replaces); null when there is none. */
+function readPrevious() {
+  const file = opts.baseline ?? join(here, 'RESULTS.md');
+  if (!existsSync(file)) {
+    if (opts.baseline) throw new Error(`bench: --baseline ${file} does not exist`);
+    return null;
+  }
+  const read = readPreviousResults(readFileSync(file, 'utf8'));
+  if (read === null && opts.baseline) throw new Error(`bench: ${file} has no proxy matrix to compare with`);
+  return read === null ? null : { ...read, file: relative(root, file) };
+}
+
+/** A daemon for an A/B: its own directory and one subscriber attached, like the matrix's daemon. */
+async function abDaemon(upstream, dist, env) {
+  const daemon = track(await startDaemonChild(upstream, [], dist, { BENCH_DIR: mkdtempSync(join(dir, 'ab-')), ...env }));
+  const subs = track(
+    await startChild('subscribers', join(here, 'lib/subscribers.mjs'), { core: CORE.load, env: { BENCH_SOCKET: daemon.ready.socketPath } }),
+  );
+  await subs.ask('attach', { count: settings.subscribers });
+  return { url: daemon.ready.url, child: daemon, stop: () => Promise.allSettled([subs.stop(), daemon.stop()]) };
+}
+
+/** The bare node:http proxy as the B side of an A/B (the matrix's limit, in rounds with the daemon). */
+async function abBare(upstream) {
+  const bare = track(
+    await startChild('bare proxy', join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream } }),
+  );
+  return { url: bare.ready.url, child: bare, stop: () => bare.stop() };
+}
+
+/** What an `--ab` kind compares: A is always the current daemon as the matrix runs it. (A function: main runs before module-level consts below it exist.) */
+function abKind(kind) {
+  if (kind === 'usage') return { names: { a: 'with usage', b: 'without' }, b: { dist: null, env: { BENCH_NO_USAGE: '1' } } };
+  // one part of it: usage:tap, usage:observe, usage:metrics
+  if (kind.startsWith('usage:'))
+    return { names: { a: 'with usage', b: `without ${kind.slice(6)}` }, b: { dist: null, env: { BENCH_NO_USAGE: kind.slice(6) } } };
+  if (kind === 'spread') return { names: { a: 'spread', b: 'ordered' }, b: { dist: null, env: { BENCH_BALANCE: 'ordered' } } };
+  if (kind === 'bare') return { names: { a: 'daemon', b: 'bare proxy' }, b: 'bare' };
+  return { names: { a: 'current', b: relative(root, resolve(kind)) }, b: { dist: resolve(kind), env: {} } };
+}
+
+async function runAb(upstream, scriptFor, kind, cells, order) {
+  const spec = abKind(kind);
+  const a = await abDaemon(upstream, null, {});
+  const b = spec.b === 'bare' ? await abBare(upstream) : await abDaemon(upstream, spec.b.dist, spec.b.env);
+  try {
+    const results = await abRounds({
+      a,
+      b,
+      cells,
+      order,
+      log,
+      run: (target, cell, seconds = matrix.seconds) => runCell(target, scriptFor(cell.family, cell.stream, cell.kb), cell.c, seconds),
+    });
+    return { kind, names: spec.names, seconds: matrix.seconds, order: order ?? null, results };
+  } finally {
+    await Promise.allSettled([a.stop(), b.stop()]);
+  }
+}
+
+/** The full run's usage figure: what the usage tap and the metrics cost on the streaming cells. */
+function usageFigures(upstream, scriptFor) {
+  return runAb(upstream, scriptFor, 'usage', settings.usageAb.cells, settings.usageAb.order).catch((err) => {
+    log(`usage A/B: ${err.message}`);
+    return null;
+  });
+}
+
+/** `--ab KIND`: only that comparison, printed. */
+async function abOnly(upstream, scriptFor) {
+  const cells = opts.cells ?? ['2k-sse-16', '200k-sse-16', 'claude-code-16'].map((name) => parseCellName(name, AGENTS));
+  const ab = await runAb(upstream, scriptFor, opts.ab, cells, opts.quick ? ['a', 'b'] : undefined);
+  process.stdout.write(`A: ${ab.names.a}, B: ${ab.names.b}; ${ab.seconds} s cells\n\n${renderAb(ab.results, ab.names)}\n`);
 }
 
 /**
@@ -328,7 +447,7 @@ async function runCell(target, script, c, seconds) {
 }
 
 /** Requests through each target must be what the bench thinks they are, or the figures mean nothing. */
-async function sanityCheck(targets) {
+async function sanityCheck(targets, requestFor) {
   const expectations = [
     { family: 'openai', model: 'gpt-mock', auth: ['authorization', 'Bearer sk-bench-a'], served: 'oai-main/gpt-mock' },
     { family: 'anthropic', model: 'claude-mock', auth: ['x_api_key', 'sk-bench-c'], served: 'ant-main/claude-mock' },
@@ -359,6 +478,25 @@ async function sanityCheck(targets) {
     const chunks = text.split('\n\n').filter((s) => s.startsWith('data: {')).length;
     if (res.status !== 200 || chunks !== 20 || !text.includes('data: [DONE]'))
       throw new Error(`sanity: ${name} streamed ${res.status} with ${chunks}/20 chunks`);
+  }
+  // the agents' own requests: routed by the README's config (an alias, a spread route), ~200 events back
+  for (const [agent, served] of [
+    ['claude-code', /^ant-(main|spare)\/claude-sonnet-4-5$/],
+    ['codex', /^oai-main\/gpt-5$/],
+  ]) {
+    const shape = requestFor(agent, true, AGENTS[agent].kb);
+    for (const name of ['bare', 'daemon']) {
+      const res = await fetch(targets[name].url + shape.path, {
+        method: 'POST',
+        headers: shape.headers,
+        body: readFileSync(shape.bodyFile),
+      });
+      const text = await res.text();
+      const events = text.split('\n\n').filter((e) => e.startsWith('event: ')).length;
+      if (res.status !== 200 || events < 190) throw new Error(`sanity: ${name} answered ${agent} ${res.status} with ${events} events`);
+      const target = res.headers.get('x-routeplane-target');
+      if (name === 'daemon' && !served.test(target ?? '')) throw new Error(`sanity: ${agent} was served by ${target}`);
+    }
   }
 }
 
@@ -401,32 +539,53 @@ async function measureEventPath(subs, runDaemonCell) {
   };
 }
 
-/** `--profile`: each workload on a fresh daemon under --cpu-prof, then where its CPU time went. */
+/**
+ * `--profile`: each workload on a fresh daemon, warmed up, then one cell under the in-process CPU
+ * profiler (start-up and warm-up stay out of it); where its CPU time went, per request.
+ * `--targets bare`: the bare proxy instead, profiled the same way (what the limit itself spends).
+ */
 async function profile(upstream, scriptFor) {
   const seconds = Math.max(matrix.seconds, 8);
   const out = [];
-  for (const [stream, kb, c] of [
-    [false, 2, 64],
-    [true, 2, 64],
-    [false, 200, 16],
-  ]) {
-    const profileDir = join(tmpdir(), `routeplane-profile-${Date.now()}-${kb}k-${stream ? 'sse' : 'json'}`);
-    const daemon = track(await startDaemonChild(upstream, ['--cpu-prof', '--cpu-prof-dir', profileDir]));
-    const subs = track(
-      await startChild('subscribers', join(here, 'lib/subscribers.mjs'), {
-        core: CORE.load,
-        env: { BENCH_SOCKET: daemon.ready.socketPath },
-      }),
-    );
-    await subs.ask('attach', { count: settings.subscribers });
-    const script = scriptFor('openai', stream, kb);
-    await runCell({ url: daemon.ready.url, child: daemon }, script, c, 2); // warm-up, in the profile too
-    const r = await runCell({ url: daemon.ready.url, child: daemon }, script, c, seconds);
-    const label = `${kb} KB ${stream ? 'SSE' : 'JSON'} c=${c}: ${Math.round(r.rps)} req/s, ${Math.round(r.cpuUsPerReq)} µs/req`;
+  const workloads = opts.cells ?? ['2k-json-64', '2k-sse-64', '200k-json-16', 'claude-code-16'].map((name) => parseCellName(name, AGENTS));
+  const bare = opts.targets?.includes('bare') ?? false;
+  for (const { family, stream, kb, c, name } of workloads) {
+    const profileDir = mkdtempSync(join(tmpdir(), `routeplane-profile-${bare ? 'bare-' : ''}${name}-`));
+    const proxy = bare
+      ? track(await startChild('bare proxy', join(here, 'lib/bare-proxy.mjs'), { core: CORE.proxy, env: { BENCH_UPSTREAM: upstream } }))
+      : track(await startDaemonChild(upstream, [], opts.compare?.[0] ?? null));
+    const subs = bare
+      ? null
+      : track(
+          await startChild('subscribers', join(here, 'lib/subscribers.mjs'), {
+            core: CORE.load,
+            env: { BENCH_SOCKET: proxy.ready.socketPath },
+          }),
+        );
+    await subs?.ask('attach', { count: settings.subscribers });
+    const script = scriptFor(family, stream, kb);
+    const target = { url: proxy.ready.url, child: proxy };
+    await runCell(target, script, c, 2); // warm-up
+    const what = opts.allocations ? 'allocations' : 'profile';
+    await proxy.ask(`${what}-start`);
+    const threadsBefore = threadTimes(proxy.pid);
+    const r = await runCell(target, script, c, seconds);
+    const threads = threadDelta(threadsBefore, threadTimes(proxy.pid));
+    const file = join(profileDir, opts.allocations ? 'cell.heapprofile' : 'cell.cpuprofile');
+    await proxy.ask(`${what}-stop`, { file }, 30_000);
+    const label = `${bare ? 'bare proxy, ' : ''}${cellLabel({ family, stream, kb, c })}: ${Math.round(r.rps)} req/s, ${Math.round(r.cpuUsPerReq)} µs/req`;
     log(`profiled ${label}`);
-    await subs.stop();
-    await daemon.stop(10_000);
-    out.push(`# ${label}\n(profile: ${profileDir})\n\n${summariseProfiles(profileDir, root)}`);
+    await subs?.stop();
+    await proxy.stop(10_000);
+    const byThread = Object.entries(threads)
+      .filter(([, us]) => us > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, us]) => `${name} ${(us / r.requests).toFixed(0)}`)
+      .join(', ');
+    const summary = opts.allocations
+      ? summariseAllocations(file, root, r.requests)
+      : summariseProfiles(profileDir, root, { requests: r.requests });
+    out.push(`# ${label}\n(profile: ${profileDir})\n\nCPU µs per request by thread (/proc, 10 ms ticks): ${byThread}\n\n${summary}`);
   }
   process.stdout.write(out.join('\n\n'));
 }
@@ -465,18 +624,14 @@ async function compareClients(upstream, scriptFor) {
   );
   await subs.ask('attach', { count: settings.subscribers });
   const cells = [];
-  for (const [stream, kb, c] of [
-    [false, 2, 16],
-    [false, 2, 64],
-    [true, 2, 16],
-    [false, 200, 16],
-  ]) {
+  const workloads = opts.cells ?? ['2k-json-16', '2k-json-64', '2k-sse-16', '200k-json-16'].map((name) => parseCellName(name, AGENTS));
+  for (const { family, stream, kb, c } of workloads) {
     for (const [through, target] of Object.entries(targets)) {
-      await runCell(target, scriptFor('openai', stream, kb), c, 1);
-      const r = await runCell(target, scriptFor('openai', stream, kb), c, matrix.seconds);
-      cells.push({ family: 'openai', stream, kb, c, through, ...r });
+      await runCell(target, scriptFor(family, stream, kb), c, 1);
+      const r = await runCell(target, scriptFor(family, stream, kb), c, matrix.seconds);
+      cells.push({ family, stream, kb, c, through, ...r });
       log(
-        `${kb} KB ${stream ? 'SSE ' : 'JSON'} c=${c} ${through.padEnd(16)} ${Math.round(r.rps)} req/s ${r.cpuUsPerReq ? Math.round(r.cpuUsPerReq) + ' µs/req' : ''}`,
+        `${cellLabel({ family, stream, kb, c })} ${through.padEnd(16)} ${Math.round(r.rps)} req/s ${r.cpuUsPerReq ? Math.round(r.cpuUsPerReq) + ' µs/req' : ''}`,
       );
     }
   }
@@ -546,6 +701,67 @@ async function sharedFigures(upstream, scriptFor) {
     await redis.stop();
   }
   return figures;
+}
+
+/** `--memory`: each target fresh, warmed up on the cell, then its memory sampled through one cell. */
+async function memoryOnly(upstream, scriptFor) {
+  const { sampleMemory } = await import('./lib/memory-probe.mjs');
+  const cells = opts.cells ?? [parseCellName('claude-code-256', AGENTS)];
+  const starters = {
+    bare: () =>
+      startChild('bare proxy', join(here, 'lib/bare-proxy.mjs'), {
+        core: CORE.proxy,
+        env: { BENCH_UPSTREAM: upstream },
+        execArgv: opts.nodeFlags ?? [],
+      }),
+    daemon: () => startDaemonChild(upstream, opts.nodeFlags ?? [], null, { BENCH_DIR: mkdtempSync(join(dir, 'memory-')) }),
+    'daemon-no-usage': () =>
+      startDaemonChild(upstream, opts.nodeFlags ?? [], null, { BENCH_DIR: mkdtempSync(join(dir, 'memory-')), BENCH_NO_USAGE: '1' }),
+  };
+  for (const name of Object.keys(starters))
+    if (opts.targets ? !opts.targets.includes(name) : name === 'daemon-no-usage') delete starters[name];
+  for (const dist of opts.compare ?? []) starters[relative(root, dist)] = () => startDaemonChild(upstream, opts.nodeFlags ?? [], dist);
+  const rows = [
+    '| cell | target | VmHWM MB (median) | peak rss | heapTotal | external | arrayBuffers | CPU µs/req | VmHWM MB by round |',
+    '|---|---|--:|--:|--:|--:|--:|--:|---|',
+  ];
+  const rounds = opts.rounds ?? 3;
+  const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const f = (x) => x.toFixed(1);
+  for (const cell of cells) {
+    const seen = Object.fromEntries(Object.keys(starters).map((name) => [name, []]));
+    const names = Object.keys(starters);
+    for (let round = 0; round < rounds; round++) {
+      // a fresh process per round, the targets in rotating order: a busy moment falls on each in turn
+      for (const name of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
+        const child = track(await starters[name]());
+        const target = { url: child.ready.url, child };
+        const script = scriptFor(cell.family, cell.stream, cell.kb);
+        await runCell(target, script, cell.c, 2);
+        const liveAtMs = opts.nodeFlags?.includes('--expose-gc') ? (matrix.seconds * 1000) / 2 : null;
+        const snapshotAt = opts.snapshot && round === 0 && name !== 'bare' ? join(dir, `${name.replace(/\W+/g, '-')}.heapsnapshot`) : null;
+        const {
+          result: r,
+          peak,
+          live,
+          spacesAtPeak,
+        } = await sampleMemory(child, () => runCell(target, script, cell.c, matrix.seconds), { liveAtMs, snapshot: snapshotAt });
+        if (snapshotAt) log(`  heap snapshot: ${snapshotAt}`);
+        seen[name].push({ ...peak, hwm: r.peakRssMB, cpu: r.cpuUsPerReq });
+        log(
+          `  ${cellLabel(cell)} ${name}: ${Math.round(r.cpuUsPerReq)} µs/req, VmHWM ${f(r.peakRssMB)} MB, rss ${f(peak.rss)}, heap ${f(peak.heapTotal)}, external ${f(peak.external)}, arrayBuffers ${f(peak.arrayBuffers)} (at the RSS peak: new space ${f((spacesAtPeak?.new_space ?? 0) / 2 ** 20)}, old space ${f((spacesAtPeak?.old_space ?? 0) / 2 ** 20)})${live ? `; live after a forced GC: heap ${f(live.heapUsed)}, arrayBuffers ${f(live.arrayBuffers)}` : ''}`,
+        );
+        await child.stop();
+      }
+    }
+    for (const [name, xs] of Object.entries(seen)) {
+      const m = (k) => f(med(xs.map((x) => x[k])));
+      rows.push(
+        `| ${cellLabel(cell)} | ${name} | ${m('hwm')} | ${m('rss')} | ${m('heapTotal')} | ${m('external')} | ${m('arrayBuffers')} | ${Math.round(med(xs.map((x) => x.cpu)))} | ${xs.map((x) => f(x.hwm)).join(', ')} |`,
+      );
+    }
+  }
+  process.stdout.write(`${rows.join('\n')}\n`);
 }
 
 /** `--shared`: only the shared-state figures. */

@@ -3,6 +3,7 @@
 // to escape) up to the exact size. Written once to files that wrk reads.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { claudeCodeBody, claudeCodeRequest, codexBody, codexRequest } from './agent-bodies.mjs';
 
 const LINE = 'function handle(req) { return fetch("/v1/items?id=" + req.id, { method: "POST" }); }\n';
 
@@ -48,17 +49,38 @@ export function makeBody(family, stream, bytes) {
   return body;
 }
 
-/** Writes every body the run needs; returns `file(family, stream, kb)`. */
+/** The agents' own requests (agent-bodies.mjs), by the `family` name their cells carry; always streamed. */
+export const AGENTS = {
+  'claude-code': { kb: 110, body: claudeCodeBody, request: claudeCodeRequest, route: 'sonnet' },
+  codex: { kb: 38, body: codexBody, request: codexRequest, route: 'gpt' },
+};
+
+/**
+ * Writes every body the run needs; returns `requestFor(family, stream, kb)`:
+ * the path, headers and body file of that request shape. `family` is a
+ * protocol family (`openai`, `anthropic`: the generic bodies of every size)
+ * or an agent (`claude-code`, `codex`: their own request, one size, streamed).
+ */
 export function writeBodies(dir, sizesKb) {
-  const files = new Map();
+  const shapes = new Map();
   for (const family of Object.keys(FAMILIES)) {
     for (const stream of [false, true]) {
       for (const kb of sizesKb) {
         const file = join(dir, `${family}-${stream ? 'sse' : 'json'}-${kb}k.json`);
         writeFileSync(file, makeBody(family, stream, kb * 1024));
-        files.set(`${family}:${stream}:${kb}`, file);
+        shapes.set(`${family}:${stream}:${kb}`, { path: FAMILIES[family].path, headers: FAMILIES[family].headers, bodyFile: file });
       }
     }
   }
-  return (family, stream, kb) => files.get(`${family}:${stream}:${kb}`);
+  for (const [name, agent] of Object.entries(AGENTS)) {
+    const { body, session } = agent.body(agent.kb * 1024);
+    const file = join(dir, `${name}-sse-${agent.kb}k.json`);
+    writeFileSync(file, body);
+    shapes.set(`${name}:true:${agent.kb}`, { ...agent.request(session), bodyFile: file });
+  }
+  return (family, stream, kb) => {
+    const shape = shapes.get(`${family}:${stream}:${kb}`);
+    if (shape === undefined) throw new Error(`bench: no ${family} ${stream ? 'SSE' : 'JSON'} ${kb} KB body`);
+    return shape;
+  };
 }

@@ -11,7 +11,10 @@
 //                        the load path never parses, to keep the mock cheap)
 //   x-mock-fail: SEAT-KEY=STATUS   answer STATUS with an error body when the request
 //                        carries that seat's key (the shared-state figure trips one seat)
+//   x-mock-answer: claude-code | codex   the streamed answer those agents get
+//                        (agent-answers.mjs), whatever the body says
 import http from 'node:http';
+import { AGENT_ANSWERS } from './agent-answers.mjs';
 import { answerUsage } from './child-usage.mjs';
 
 const STREAM_FLAG = /"stream"\s*:\s*true/;
@@ -82,8 +85,12 @@ function sseFrames(family, chunks) {
 }
 
 function sendStream(res, family, chunks, gapMs) {
-  const frames = sseFrames(family, chunks);
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  sendFrames(res, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, sseFrames(family, chunks), gapMs);
+}
+
+/** One frame per write, each in its own event-loop turn (or `gapMs` apart), as a provider streams. */
+function sendFrames(res, headers, frames, gapMs) {
+  res.writeHead(200, headers);
   let i = 0;
   const next = () => {
     if (res.destroyed) return;
@@ -114,6 +121,13 @@ function handle(req, res) {
       });
       return;
     }
+  }
+  const agent = AGENT_ANSWERS[req.headers['x-mock-answer']];
+  if (agent !== undefined) {
+    // the body is not read for its flags: an agent's `stream` comes last
+    req.resume();
+    req.on('end', () => sendFrames(res, agent.headers(), agent.frames, 0));
+    return;
   }
   const echo = req.headers['x-mock-echo'] === '1';
   let head = '';

@@ -22,7 +22,8 @@ function moduleOf(place, functionName) {
   return pkg ? pkg[1] : place;
 }
 
-export function summariseProfiles(dir, root, top = 35) {
+/** `requests`: how many requests the profiled time served, to show each figure as µs per request too. */
+export function summariseProfiles(dir, root, { top = 35, requests = null } = {}) {
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   if (files.length === 0) return `no .cpuprofile in ${dir}\n`;
   const selfByFn = new Map();
@@ -78,9 +79,11 @@ export function summariseProfiles(dir, root, top = 35) {
       }
     }
   }
-  const pct = (us) => `${((us / total) * 100).toFixed(1).padStart(5)}%`;
+  const pct = (us) =>
+    `${((us / total) * 100).toFixed(1).padStart(5)}%${requests ? ` ${(us / requests).toFixed(1).padStart(7)} µs/req` : ''}`;
   const rank = (m, n) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
-  const lines = [`## CPU profile of the daemon (${files.length} file(s), ${(total / 1e6).toFixed(1)} s of non-idle samples)`, ''];
+  const perRequest = requests ? `, ${requests} requests: ${(total / requests).toFixed(0)} µs each` : '';
+  const lines = [`## CPU profile (${files.length} file(s), ${(total / 1e6).toFixed(1)} s of non-idle samples${perRequest})`, ''];
   lines.push('### Self time by module', '', ...rank(selfByModule, 20).map(([k, us]) => `${pct(us)}  ${k}`), '');
   lines.push('### Self time by function', '', ...rank(selfByFn, top).map(([k, us]) => `${pct(us)}  ${k}`), '');
   lines.push('### Who asked for the top native and node-internal time', '');
@@ -92,4 +95,38 @@ export function summariseProfiles(dir, root, top = 35) {
   lines.push('');
   lines.push("### Inclusive time of the daemon's own functions", '', ...rank(inclusiveByFn, top).map(([k, us]) => `${pct(us)}  ${k}`), '');
   return lines.join('\n');
+}
+
+/** A sampling heap profile (`--allocations`): bytes allocated per request, by the function that allocated them. */
+export function summariseAllocations(file, root, requests) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const byFn = new Map();
+  const byModule = new Map();
+  let total = 0;
+  const walk = (node) => {
+    const { url, functionName, lineNumber } = node.callFrame;
+    const place = placeOf(url, root);
+    const name = functionName || '(anonymous)';
+    const key = place ? `${place}:${name} (line ${lineNumber + 1})` : name;
+    total += node.selfSize;
+    byFn.set(key, (byFn.get(key) ?? 0) + node.selfSize);
+    const mod = moduleOf(place, name);
+    byModule.set(mod, (byModule.get(mod) ?? 0) + node.selfSize);
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  const perRequest = (bytes) => `${(bytes / requests).toFixed(0).padStart(7)} B/req`;
+  const rank = (m, n) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
+  return [
+    `## Allocations (sampled, ${(total / 2 ** 20).toFixed(1)} MB over ${requests} requests: ${(total / requests / 1024).toFixed(1)} KB each)`,
+    '',
+    '### By module',
+    '',
+    ...rank(byModule, 15).map(([k, v]) => `${perRequest(v)}  ${k}`),
+    '',
+    '### By function',
+    '',
+    ...rank(byFn, 40).map(([k, v]) => `${perRequest(v)}  ${k}`),
+    '',
+  ].join('\n');
 }

@@ -1,4 +1,6 @@
 // Markdown for stdout and bench/RESULTS.md. Pure: results in, text out.
+import { renderAb } from './ab.mjs';
+import { comparePrevious, SAME_WITHIN } from './goals-costs.mjs';
 
 const int = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : Math.round(x).toLocaleString('en-US'));
 const f2 = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(2));
@@ -46,15 +48,15 @@ export function renderGoalRounds(cells) {
   const repeated = [...byCell.values()].filter((rounds) => rounds.length > 1);
   if (repeated.length === 0) return null;
   const rows = [
-    '| body | mode | c | through | req/s by round | CPU µs/req by round | p50 ms by round | p99 ms by round |',
-    '|--:|---|--:|---|---|---|---|---|',
+    '| family | body | mode | c | through | req/s by round | CPU µs/req by round | p50 ms by round | p99 ms by round |',
+    '|---|--:|---|--:|---|---|---|---|---|',
   ];
   for (const rounds of repeated) {
     rounds.sort((a, b) => (a.round ?? 0) - (b.round ?? 0));
     const [cell] = rounds;
     const list = (key, fmt) => rounds.map((x) => fmt(x[key])).join(', ');
     rows.push(
-      `| ${cell.kb} KB | ${cell.stream ? 'SSE' : 'JSON'} | ${cell.c} | ${THROUGH[cell.through] ?? cell.through} | ${list('rps', int)} | ${list('cpuUsPerReq', int)} | ${list('p50Ms', f2)} | ${list('p99Ms', f1)} |`,
+      `| ${cell.family} | ${cell.kb} KB | ${cell.stream ? 'SSE' : 'JSON'} | ${cell.c} | ${THROUGH[cell.through] ?? cell.through} | ${list('rps', int)} | ${list('cpuUsPerReq', int)} | ${list('p50Ms', f2)} | ${list('p99Ms', f1)} |`,
     );
   }
   return rows.join('\n');
@@ -105,6 +107,36 @@ function renderMicro(micro) {
   ].join('\n');
 }
 
+function renderPrevious(results) {
+  const rows = comparePrevious(results);
+  if (rows === null) return '_no previous RESULTS.md to compare with_';
+  const p = results.previous;
+  const ratio = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${f2(x)}×`);
+  const lines = [
+    `The previous run: \`${p.file}\` of ${p.startedAt ?? 'unknown date'} (load ${p.load ?? 'unknown'}). Each figure is the cell's median over its rounds; ratios are to the bare proxy measured in the same run, so a busier machine moves both. Goals 11 and 12 allow ${SAME_WITHIN * 100}% of movement in the ratios (the noise band, bench/NOTES.md).`,
+    '',
+    '| cell | daemon req/s before → now | × bare before → now | daemon CPU µs/req before → now | CPU ÷ bare before → now | daemon p99 ms before → now | p99 ÷ bare before → now |',
+    '|---|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const r of rows) {
+    const b = r.before;
+    const n = r.now;
+    lines.push(
+      `| ${r.label} | ${int(b?.daemon.rps)} → ${int(n?.daemon.rps)} | ${ratio(b?.rps)} → ${ratio(n?.rps)} | ${int(b?.daemon.cpuUsPerReq)} → ${int(n?.daemon.cpuUsPerReq)} | ${ratio(b?.cpu)} → ${ratio(n?.cpu)} | ${f1(b?.daemon.p99Ms)} → ${f1(n?.daemon.p99Ms)} | ${ratio(b?.p99)} → ${ratio(n?.p99)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function renderUsageAb(ab) {
+  if (!ab) return '_not measured in this run_';
+  return [
+    `Two fresh daemons side by side, 1 subscriber each: A as \`routeplane serve\` runs, B with the token-usage tap, the usage windows and the first-byte histogram taken off the request path and the metrics' decision listener off the bus (\`BENCH_NO_USAGE=1\` in bench/lib/daemon-child.mjs). ${ab.seconds} s cells in the order ${(ab.order ?? ['a', 'b', 'b', 'a', 'b', 'a', 'a', 'b']).join(' ').toUpperCase()}; each figure the median of its side's rounds.`,
+    '',
+    renderAb(ab.results, ab.names),
+  ].join('\n');
+}
+
 function renderMonitor(monitor) {
   if (monitor?.status !== 'measured') return `**Not measured** — ${monitor?.note ?? 'not run'}`;
   return [
@@ -129,9 +161,15 @@ Load average at start ${m.loadStart}, at end ${results.loadEnd}. ${m.pinning}
 ${results.buildWarning ? `Build: ⚠ ${results.buildWarning}\n` : ''}
 Method: a mock provider (node:http, its own process), a bare node:http piping proxy with a keep-alive agent
 (the limit), and the Routeplane daemon built from \`packages/daemon/dist\` (influence on, decision log on,
-${opts.subscribers} \`subscribe\` client attached over the control socket, V8's heap tuning started as \`routeplane serve\`
-starts it) each take the same load from
+${opts.subscribers} \`subscribe\` client attached over the control socket, no V8 flags) each take the same load from
 \`wrk -t1\`, ${opts.seconds} s per cell after a warm-up (2 s each of JSON and SSE at c=16 and JSON at c=256 on every target); the cells of one row group run back to back.
+The \`claude-code\` and \`codex\` rows are those agents' own requests (bench/lib/agent-bodies.mjs): Claude Code's
+110 KB \`POST /v1/messages?beta=true\` (model first, \`metadata.user_id\`, messages with tool calls and file
+contents, system, tools, \`stream: true\` last; its headers, session id included) reaching the README's \`sonnet\`
+route (\`balance: spread\`, two seats) through the \`claude-sonnet-*\` alias, and Codex's 38 KB \`POST /v1/responses\`
+to the \`gpt\` route; each answered with ~200 server-sent events written one per write (Anthropic's with usage in
+\`message_start\` and \`message_delta\`, Responses' in \`response.completed\`) and the usage-window headers those
+providers send (bench/lib/agent-answers.mjs).
 CPU µs per request is the proxy process's own CPU time (process.cpuUsage) over the requests wrk completed;
 peak RSS is the kernel's high-water mark (VmHWM, reset before each cell). "added" is the difference to the
 mock served directly in the same row group. Direct and bare rows share the load core with wrk, so at high
@@ -142,7 +180,7 @@ neighbours (compare the load averages above); CPU per request is the figure to t
 ## Goals
 ${
   opts.goalRounds > 0
-    ? `Goals 1–3 read each cell's median over ${opts.goalRounds + 1} rounds: the matrix's own cell and ${opts.goalRounds} more after the matrix, targets in alternating order ("Goal cells by round" below; a ratio is of the medians). Goal 4 reads the matrix cell: the daemon's RSS carries what the cells before it grew, and the matrix runs the 2 KB cells first.
+    ? `Goals 1–3, 8 and 10–12 read each cell's median over ${opts.goalRounds + 1} rounds: the matrix's own cell and ${opts.goalRounds} more after the matrix, targets in alternating order ("Goal cells by round" below; a ratio is of the medians). Goals 4 and 9 read the matrix cell: the daemon's RSS carries what the cells before it grew, and the matrix runs the 2 KB cells first.
 
 `
     : ''
@@ -158,6 +196,12 @@ ${goalRounds}
 `
     : ''
 }
+## Against the previous RESULTS.md
+${renderPrevious(results)}
+
+## Usage tap and metrics (A/B)
+${renderUsageAb(results.usageAb)}
+
 ## Time to first chunk (c=1)
 ${renderFirstChunk(results.firstChunk, opts)}
 

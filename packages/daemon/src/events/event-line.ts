@@ -23,7 +23,8 @@ let lastJson = '';
 let lastStreamedLine: string | null = null;
 let lastStreamedBytes = 0;
 
-function jsonOf(event: DaemonEvent): string {
+/** The event as JSON text, serialised once however many consumers ask for it. */
+export function jsonOf(event: DaemonEvent): string {
   // the seq too: an object emitted twice is stamped anew each time
   if (event !== lastEvent || event.seq !== lastSeq) {
     lastJson = JSON.stringify(event);

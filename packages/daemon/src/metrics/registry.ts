@@ -1,7 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DaemonContext } from '../context.js';
+import type { CountTree } from './count-tree.js';
 import type { DaemonMetrics } from './daemon-metrics.js';
-import { TrafficCounts } from './traffic.js';
+import { TrafficCounts, targetLabels } from './traffic.js';
 
 /**
  * `GET /metrics` (spec/cli-daemon.md): Prometheus text exposition from
@@ -80,6 +81,7 @@ export function createMetrics(ctx: DaemonContext): DaemonMetrics {
     'Tokens the upstreams reported, by target and kind.',
     ['seat', 'model', 'kind'],
     counts.tokens,
+    ([servedBy, kind]) => [...targetLabels(servedBy!), kind!],
   );
 
   new Gauge({
@@ -163,8 +165,15 @@ export function createMetrics(ctx: DaemonContext): DaemonMetrics {
   };
 }
 
-/** A counter whose values are copied from `source` (label values joined by tabs) when scraped. */
-function counterFrom(registry: Registry, name: string, help: string, labelNames: string[], source: ReadonlyMap<string, number>): void {
+/** A counter whose values are copied from `source` when scraped; `labelValues` maps a count's stored values to the label names'. */
+function counterFrom(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: string[],
+  source: CountTree,
+  labelValues: (stored: string[]) => string[] = (stored) => stored,
+): void {
   new Counter({
     name,
     help,
@@ -172,8 +181,8 @@ function counterFrom(registry: Registry, name: string, help: string, labelNames:
     registers: [registry],
     collect() {
       this.reset();
-      for (const [key, value] of source) {
-        const values = key.split('\t');
+      for (const [stored, value] of source.entries()) {
+        const values = labelValues(stored);
         const labels: Record<string, string> = {};
         labelNames.forEach((n, i) => {
           labels[n] = values[i] ?? '';

@@ -11,7 +11,12 @@ import type { Usage } from '@routeplane/shared';
  * caller hands over the first and last pieces of a body, not all of it.
  */
 
-const NEEDLE = Buffer.from('"usage":');
+/**
+ * Searched without its opening quote: JSON is full of quotes, and a search
+ * that starts from the first byte stops at every one of them (several times
+ * slower on streamed events); the quote is checked where the rest matched.
+ */
+const NEEDLE = Buffer.from('usage":');
 /** a usage object is a few hundred bytes; past this it is not what we look for */
 const MAX_USAGE_BYTES = 4096;
 const OPEN = 0x7b; // {
@@ -26,14 +31,15 @@ export function emptyUsage(): Usage {
 /** Folds every usage member found in `piece` into `into`; later reports of a count win (a stream's delta completes its start). */
 export function readUsage(piece: Buffer, into: Usage): boolean {
   let found = false;
-  let at = piece.indexOf(NEEDLE);
-  while (at !== -1) {
+  // the member's key starts one byte before the match, at its opening quote
+  let at = piece.indexOf(NEEDLE, 1) - 1;
+  while (at >= 0) {
     // `\"usage\":` inside generated text is escaped; only a real member counts
-    if (at === 0 || piece[at - 1] !== BACKSLASH) {
-      const object = objectAt(piece, at + NEEDLE.length);
+    if (piece[at] === QUOTE && (at === 0 || piece[at - 1] !== BACKSLASH)) {
+      const object = objectAt(piece, at + 1 + NEEDLE.length);
       if (object !== null && fold(object, into)) found = true;
     }
-    at = piece.indexOf(NEEDLE, at + NEEDLE.length);
+    at = piece.indexOf(NEEDLE, at + 1 + NEEDLE.length) - 1;
   }
   return found;
 }

@@ -7,6 +7,7 @@ const END_BYTES = 8192;
 const JOIN_BYTES = 32_768;
 /** A usage member split between two big chunks is found in this much of each side of the seam. */
 const SEAM_BYTES = 4096;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Sees a served body go by and remembers only its first and last few
@@ -18,7 +19,9 @@ const SEAM_BYTES = 4096;
 export class UsageTap {
   private readonly head: Buffer[] = [];
   private headBytes = 0;
-  private readonly tail: Buffer[] = [];
+  /** the tail's chunks are `tail[tailStart…]`: letting the oldest go is a step of an index, not an array shift */
+  private tail: Buffer[] = [];
+  private tailStart = 0;
   private tailBytes = 0;
   /** a chunk went by that neither end kept: the head and the tail are not contiguous */
   private gap = false;
@@ -32,11 +35,18 @@ export class UsageTap {
       this.headBytes += chunk.length;
       return;
     }
-    this.tail.push(chunk);
+    const tail = this.tail;
+    tail.push(chunk);
     this.tailBytes += chunk.length;
-    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= END_BYTES) {
-      this.tailBytes -= this.tail.shift()!.length;
+    while (tail.length - this.tailStart > 1 && this.tailBytes - tail[this.tailStart]!.length >= END_BYTES) {
+      this.tailBytes -= tail[this.tailStart]!.length;
+      tail[this.tailStart++] = EMPTY;
       this.gap = true;
+    }
+    // a stream of thousands of small events: drop what was let go once it outnumbers what is kept
+    if (this.tailStart >= 64 && this.tailStart * 2 >= tail.length) {
+      this.tail = tail.slice(this.tailStart);
+      this.tailStart = 0;
     }
   }
 
@@ -44,7 +54,8 @@ export class UsageTap {
   usage(): Usage | null {
     if (this.head.length === 0) return null;
     const usage = emptyUsage();
-    const runs = this.gap ? [this.head, this.tail] : [[...this.head, ...this.tail]];
+    const tail = this.tailStart === 0 ? this.tail : this.tail.slice(this.tailStart);
+    const runs = this.gap ? [this.head, tail] : [this.head.concat(tail)];
     let found = false;
     for (const run of runs) {
       // small pieces (a stream's events one by one) are read joined; big ones one by one, with their seams

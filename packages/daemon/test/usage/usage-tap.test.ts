@@ -76,6 +76,20 @@ describe('usage from a served body (spec/cli-daemon.md)', () => {
     expect(read([Buffer.from(body.slice(0, cut)), Buffer.from(body.slice(cut))])).toMatchObject({ input_tokens: 11, output_tokens: 22 });
   });
 
+  it('a usage member cut anywhere, in small chunks or between two big ones, is still read', () => {
+    const member = '"usage":{"prompt_tokens":11,"completion_tokens":22}}';
+    for (const pad of [10, 40_000]) {
+      const body = `{"id":"c","text":"${'x'.repeat(pad)}","choices":[],${member}`;
+      const from = body.length - member.length - 2;
+      for (let cut = from; cut < body.length; cut++) {
+        expect(read([Buffer.from(body.slice(0, cut)), Buffer.from(body.slice(cut))]), `pad ${pad}, cut at ${cut}`).toMatchObject({
+          input_tokens: 11,
+          output_tokens: 22,
+        });
+      }
+    }
+  });
+
   it('no usage reported, a compressed body, or usage only inside generated text: null', () => {
     expect(read([Buffer.from('{"id":"c","choices":[]}')])).toBeNull();
     const tap = new UsageTap(false);
