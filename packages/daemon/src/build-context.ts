@@ -12,7 +12,7 @@ import { EventBus } from './events/bus.js';
 import { RecentDecisions } from './events/recent-decisions.js';
 import { buildRouting } from './proxy/routing.js';
 import { UsageBook } from './usage/usage-book.js';
-import { chooseStore } from './store/choose-store.js';
+import { chooseStore, type RedisStoreClass } from './store/choose-store.js';
 import { defaultDaemonId } from './store/daemon-id.js';
 
 export interface ContextOptions {
@@ -25,6 +25,8 @@ export interface ContextOptions {
   log?: DaemonLog;
   /** default `hostname:pid` (spec/shared-state.md) */
   daemonId?: string;
+  /** `loadRedisStore(config)`: only a daemon with `influence.shared` loads the Redis client */
+  redisStore?: RedisStoreClass | null;
 }
 
 /**
@@ -43,6 +45,7 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
   const bus = new EventBus(() => clock.now());
   const daemonId = opts.daemonId ?? defaultDaemonId(hostname(), process.pid);
   const { store, secret, attach } = chooseStore(config, {
+    redisStore: opts.redisStore ?? null,
     env,
     clock,
     startedAt,

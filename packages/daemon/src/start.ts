@@ -3,6 +3,7 @@ import { defaultDecisionLogPath, defaultSocketPath, isLoopback, type Config, typ
 import { systemClock, type Clock } from './breaker/types.js';
 import type { DaemonContext } from './context.js';
 import { buildContext } from './build-context.js';
+import { loadRedisStore } from './store/choose-store.js';
 import { buildHttpApp } from './http/app.js';
 import { startControlServer, type ControlServer } from './control/server.js';
 import { createControlApi } from './control/api.js';
@@ -49,6 +50,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   // the engine wakes the timers, which read the engine: created just below it
   let timers: BreakerTimers | undefined;
   const context = buildContext(config, {
+    redisStore: await loadRedisStore(config),
     env,
     clock,
     configPath: opts.configPath ?? null,

@@ -7,7 +7,7 @@ import type { DaemonLog } from '../log.js';
 import { StateFileStore } from '../state-file/store.js';
 import { redact } from '../signals/plain-text.js';
 import { linkEngine } from './engine-link.js';
-import { RedisStore } from './redis-store.js';
+import type { RedisStore } from './redis-store.js';
 
 export interface StoreChoice {
   readonly store: BreakerStore;
@@ -17,7 +17,17 @@ export interface StoreChoice {
   attach(engine: InfluenceEngine): void;
 }
 
+/** The Redis store, loaded only by a daemon that uses it (its client is a large module). */
+export type RedisStoreClass = typeof RedisStore;
+
+export async function loadRedisStore(config: Config): Promise<RedisStoreClass | null> {
+  if (config.influence.shared === null || !config.influence.enabled) return null;
+  return (await import('./redis-store.js')).RedisStore;
+}
+
 export interface StoreDeps {
+  /** from `loadRedisStore`: needed when `influence.shared` is set */
+  redisStore: RedisStoreClass | null;
   env: Env;
   clock: Clock;
   /** the daemon's start: a store that never changes state has been `ok` since then */
@@ -60,7 +70,8 @@ export function chooseStore(config: Config, deps: StoreDeps): StoreChoice {
     if (password === null) throw new Error(`environment variable ${shared.password_env} is not set (influence.shared.password_env)`);
   }
   const secrets = password === null ? deps.secrets : [...deps.secrets, password];
-  const store = new RedisStore({
+  if (deps.redisStore === null) throw new Error('influence.shared: the Redis store was not loaded (loadRedisStore before buildContext)');
+  const store = new deps.redisStore({
     shared,
     endpoint: url.endpoint,
     password,
