@@ -1,19 +1,15 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { isolatedEnv, requireBuiltCli, runCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
 import { writeClientConfig } from './client-config.js';
 
 beforeAll(requireBuiltCli);
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function home(): string {
+/** A HOME of its own for one test, removed when the test ends. */
+function home(test: TestContext): string {
   const h = tempHome();
-  cleanups.push(h.remove);
+  test.onTestFinished(h.remove);
   return h.dir;
 }
 
@@ -29,9 +25,11 @@ function expectOneLineNaming(result: { code: number | null; stdout: string; stde
   expect(lines[0]).toMatch(/not running/);
 }
 
-describe('a client command when no daemon is running', () => {
-  it('says so in one line naming the socket given with --socket, and exits 1', async () => {
-    const dir = home();
+// Every case has its own HOME and socket path and mostly waits for CLI processes to start: the
+// cases run side by side.
+describe.concurrent('a client command when no daemon is running', () => {
+  it('says so in one line naming the socket given with --socket, and exits 1', async (test) => {
+    const dir = home(test);
     const socket = join(dir, 'run', 'control.sock');
     const results = await Promise.all(CLIENT_COMMANDS.map((command) => runCli([...command, '--socket', socket], isolatedEnv(dir), dir)));
     for (const result of results) {
@@ -40,25 +38,27 @@ describe('a client command when no daemon is running', () => {
     }
   });
 
-  it('names the socket the config points at', async () => {
-    const dir = home();
+  it('names the socket the config points at', async (test) => {
+    const dir = home(test);
     const socket = join(dir, 'elsewhere', 'rp.sock');
     const config = writeClientConfig(dir, { socket });
     const results = await Promise.all(CLIENT_COMMANDS.map((command) => runCli([...command, '--config', config], isolatedEnv(dir), dir)));
     for (const result of results) expectOneLineNaming(result, socket);
   });
 
-  it('names the default socket under XDG_RUNTIME_DIR (or HOME) when nothing else says where', async () => {
-    const dir = home();
+  it('names the default socket under XDG_RUNTIME_DIR (or HOME) when nothing else says where', async (test) => {
+    const dir = home(test);
     const runtime = join(dir, 'xdg-run');
-    const viaRuntime = await runCli(['status'], isolatedEnv(dir, { XDG_RUNTIME_DIR: runtime }), dir);
+    const [viaRuntime, viaHome] = await Promise.all([
+      runCli(['status'], isolatedEnv(dir, { XDG_RUNTIME_DIR: runtime }), dir),
+      runCli(['status'], isolatedEnv(dir), dir),
+    ]);
     expectOneLineNaming(viaRuntime, join(runtime, 'routeplane', 'control.sock'));
-    const viaHome = await runCli(['status'], isolatedEnv(dir), dir);
     expectOneLineNaming(viaHome, join(dir, '.routeplane', 'control.sock'));
   });
 
-  it('says so when a dead daemon left its socket file behind', async () => {
-    const dir = home();
+  it('says so when a dead daemon left its socket file behind', async (test) => {
+    const dir = home(test);
     const socket = join(dir, 'control.sock');
     // a listener killed with SIGKILL leaves a socket file that refuses connections
     const child = spawn(
