@@ -1,17 +1,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { isolatedEnv, requireBuiltCli, runCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, requireBuiltCli, runCli, tempHomeFor } from '../../../daemon/test/helpers/cli-process.js';
 import { writeClientConfig } from './client-config.js';
 
 beforeAll(requireBuiltCli);
-
-/** A HOME of its own for one test, removed when the test ends. */
-function home(test: TestContext): string {
-  const h = tempHome();
-  test.onTestFinished(h.remove);
-  return h.dir;
-}
 
 /** Every command that talks to the daemon. */
 const CLIENT_COMMANDS = [['status'], ['status', '--json'], ['breakers', 'reset'], ['breakers', 'reset', '--seat', 'max-a'], ['logs', '-f']];
@@ -29,7 +22,7 @@ function expectOneLineNaming(result: { code: number | null; stdout: string; stde
 // cases run side by side.
 describe.concurrent('a client command when no daemon is running', () => {
   it('says so in one line naming the socket given with --socket, and exits 1', async (test) => {
-    const dir = home(test);
+    const dir = tempHomeFor(test).dir;
     const socket = join(dir, 'run', 'control.sock');
     const results = await Promise.all(CLIENT_COMMANDS.map((command) => runCli([...command, '--socket', socket], isolatedEnv(dir), dir)));
     for (const result of results) {
@@ -39,7 +32,7 @@ describe.concurrent('a client command when no daemon is running', () => {
   });
 
   it('names the socket the config points at', async (test) => {
-    const dir = home(test);
+    const dir = tempHomeFor(test).dir;
     const socket = join(dir, 'elsewhere', 'rp.sock');
     const config = writeClientConfig(dir, { socket });
     const results = await Promise.all(CLIENT_COMMANDS.map((command) => runCli([...command, '--config', config], isolatedEnv(dir), dir)));
@@ -47,7 +40,7 @@ describe.concurrent('a client command when no daemon is running', () => {
   });
 
   it('names the default socket under XDG_RUNTIME_DIR (or HOME) when nothing else says where', async (test) => {
-    const dir = home(test);
+    const dir = tempHomeFor(test).dir;
     const runtime = join(dir, 'xdg-run');
     const [viaRuntime, viaHome] = await Promise.all([
       runCli(['status'], isolatedEnv(dir, { XDG_RUNTIME_DIR: runtime }), dir),
@@ -58,7 +51,7 @@ describe.concurrent('a client command when no daemon is running', () => {
   });
 
   it('says so when a dead daemon left its socket file behind', async (test) => {
-    const dir = home(test);
+    const dir = tempHomeFor(test).dir;
     const socket = join(dir, 'control.sock');
     // a listener killed with SIGKILL leaves a socket file that refuses connections
     const child = spawn(

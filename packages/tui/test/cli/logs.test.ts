@@ -3,17 +3,10 @@ import { join } from 'node:path';
 import type { DecisionEvent } from '@routeplane/shared';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { message, startDaemonWithUpstreams, type TrippedDaemon } from '../../../daemon/test/control/tripped-daemon.js';
-import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
+import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHomeFor } from '../../../daemon/test/helpers/cli-process.js';
 import { writeClientConfig } from './client-config.js';
 
 beforeAll(requireBuiltCli);
-
-/** A HOME of its own for one test, removed when the test ends. */
-function home(test: TestContext): string {
-  const h = tempHome();
-  test.onTestFinished(h.remove);
-  return h.dir;
-}
 
 /** A daemon of its own for one test, closed when the test ends. */
 async function daemon(test: TestContext): Promise<TrippedDaemon> {
@@ -46,7 +39,7 @@ describe.concurrent('routeplane logs', () => {
     await decide(d, 'haiku', 3);
     const logPath = d.t.decisionLogPath!;
     await d.t.daemon.close(); // flushes the decision log
-    const dir = home(test);
+    const dir = tempHomeFor(test).dir;
     const config = writeClientConfig(dir, { decisionLog: logPath });
 
     const result = await runCli(['logs', '-n', '5', '--config', config], isolatedEnv(dir), dir);
@@ -66,7 +59,7 @@ describe.concurrent('routeplane logs', () => {
   it('carries the date on a decision that was not made today', async (test) => {
     const d = await daemon(test);
     const [today] = await decide(d, 'sonnet', 1);
-    const dir = home(test);
+    const dir = tempHomeFor(test).dir;
     const log = join(dir, 'decisions.ndjson');
     const dayBefore = { ...today!, request_id: 'earlier', ts: today!.ts - 2 * 86_400_000 };
     writeFileSync(log, `${JSON.stringify(dayBefore)}\n${JSON.stringify(today)}\n`);
@@ -83,7 +76,7 @@ describe.concurrent('routeplane logs', () => {
     await decide(d, 'sonnet', 3);
     const logPath = d.t.decisionLogPath!;
     await d.t.daemon.close();
-    const dir = home(test);
+    const dir = tempHomeFor(test).dir;
     const config = writeClientConfig(dir, { decisionLog: logPath });
     const result = await runCli(['logs', '--json', '-n', '2', '--config', config], isolatedEnv(dir), dir);
     expect(result.code).toBe(0);
@@ -95,7 +88,7 @@ describe.concurrent('routeplane logs', () => {
   });
 
   it('reads the default log under HOME when no config names one, and says when there is none', async (test) => {
-    const dir = home(test);
+    const dir = tempHomeFor(test).dir;
     const missing = await runCli(['logs'], isolatedEnv(dir), dir);
     expect(missing.code).toBe(0);
     expect(missing.stdout).toBe('');
@@ -112,7 +105,7 @@ describe.concurrent('routeplane logs', () => {
   });
 
   it('says the log is disabled when the config turns it off', async (test) => {
-    const dir = home(test);
+    const dir = tempHomeFor(test).dir;
     const config = writeClientConfig(dir, { decisionLog: false });
     const result = await runCli(['logs', '--config', config], isolatedEnv(dir), dir);
     expect(result.code).toBe(0);
@@ -122,7 +115,7 @@ describe.concurrent('routeplane logs', () => {
   it('-f --decisions prints the past, then follows new decisions (only) live from the socket until interrupted', async (test) => {
     const d = await daemon(test);
     const past = await decide(d, 'sonnet', 2);
-    const dir = home(test);
+    const dir = tempHomeFor(test).dir;
     const config = writeClientConfig(dir, { socket: d.t.daemon.socketPath, decisionLog: d.t.decisionLogPath });
     // the file is written asynchronously: wait until it holds both before reading it
     await waitForLines(d.t.decisionLogPath!, 2);

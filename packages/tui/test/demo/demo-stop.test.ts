@@ -2,19 +2,16 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { isolatedEnv, requireBuiltCli, spawnCli, tempHome, type CliProcess } from '../../../daemon/test/helpers/cli-process.js';
+import { isolatedEnv, requireBuiltCli, spawnCli, tempHomeFor, type CliProcess } from '../../../daemon/test/helpers/cli-process.js';
 
 // Stopping the demo from outside, as Ctrl-C or a service manager would, and
 // refusing a bad scenario: run the built CLI (needs `pnpm build`).
 
 /** A demo of its own (own HOME, own temp dir), killed and removed when its test ends. */
 function demo(args: string[], test: TestContext): CliProcess {
-  const home = tempHome('routeplane-demo-stop-');
+  const home = tempHomeFor(test, 'routeplane-demo-stop-');
   const run = spawnCli(['demo', ...args], isolatedEnv(home.dir), home.dir);
-  test.onTestFinished(async () => {
-    await run.kill();
-    home.remove();
-  });
+  test.onTestFinished(() => run.kill());
   return run;
 }
 
