@@ -118,7 +118,7 @@ describe.concurrent('routeplane logs', () => {
     const dir = tempHomeFor(test).dir;
     const config = writeClientConfig(dir, { socket: d.t.daemon.socketPath, decisionLog: d.t.decisionLogPath });
     // the file is written asynchronously: wait until it holds both before reading it
-    await waitForLines(d.t.decisionLogPath!, 2);
+    await waitForLines(test, d.t.decisionLogPath!, 2);
 
     const follow = spawnCli(['logs', '-f', '--json', '--decisions', '-n', '2', '--config', config], isolatedEnv(dir), dir);
     test.onTestFinished(() => follow.kill());
@@ -136,10 +136,13 @@ describe.concurrent('routeplane logs', () => {
   });
 });
 
-/** Waits for the decision log to hold `count` lines (it is written off the request path). */
-async function waitForLines(path: string, count: number): Promise<void> {
+/**
+ * Waits for the decision log to hold `count` lines (it is written off the request path). Polls
+ * with the test's own expect: the cases run side by side, and expect.poll needs to know whose it is.
+ */
+async function waitForLines(test: TestContext, path: string, count: number): Promise<void> {
   const lines = (): number => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0);
-  await expect
+  await test.expect
     .poll(lines, { timeout: 15_000, interval: 10, message: `decision log ${path} reaching ${count} lines` })
     .toBeGreaterThanOrEqual(count);
 }
