@@ -127,8 +127,16 @@ describe('protocol v2: a snapshot plus the events after its seq is the next snap
     };
 
     const routes = ['r1', 'r2', 'r3'];
+    // The kinds of event the schedule must have gone through. Twelve rounds usually do; a draw
+    // that has not (no reset command in twelve rounds is about one run in fourteen) plays more
+    // rounds, each checked the same way, rather than failing for want of an event.
+    const mustSee = ['tripped', 'probe_claimed', 'refused', 'reset'];
+    const unseen = () => {
+      const actions = new Set(projection.events.map((e) => e.action));
+      return mustSee.filter((action) => !actions.has(action));
+    };
     let checks = 0;
-    for (let round = 0; round < 12; round++) {
+    for (let round = 0; round < 12 || (unseen().length > 0 && round < 60); round++) {
       const burst = 4 + Math.floor(random() * 8);
       await Promise.all(
         Array.from({ length: burst }, async () => {
@@ -165,8 +173,7 @@ describe('protocol v2: a snapshot plus the events after its seq is the next snap
         );
       }
     }
-    expect(checks).toBe(12);
-    const actions = new Set(projection.events.map((e) => e.action));
-    for (const action of ['tripped', 'probe_claimed', 'refused', 'reset']) expect(actions, `seed ${seed}`).toContain(action);
+    expect(checks).toBeGreaterThanOrEqual(12);
+    expect(unseen(), `kinds of event never seen in ${checks} rounds, seed ${seed}`).toEqual([]);
   });
 });
