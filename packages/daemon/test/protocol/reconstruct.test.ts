@@ -130,7 +130,7 @@ describe('protocol v2: a snapshot plus the events after its seq is the next snap
     // The kinds of event the schedule must have gone through. Twelve rounds usually do; a draw
     // that has not (no reset command in twelve rounds is about one run in fourteen) plays more
     // rounds, each checked the same way, rather than failing for want of an event.
-    const mustSee = ['tripped', 'probe_claimed', 'refused', 'reset'];
+    const mustSee: BreakerEvent['action'][] = ['tripped', 'probe_claimed', 'refused', 'reset'];
     const unseen = () => {
       const actions = new Set(projection.events.map((e) => e.action));
       return mustSee.filter((action) => !actions.has(action));
