@@ -21,6 +21,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TestContext } from 'vitest';
 
 export const CLI_PATH = fileURLToPath(new URL('../../../tui/dist/cli.js', import.meta.url));
 
@@ -38,6 +39,16 @@ export interface TempHome {
 export function tempHome(prefix = 'rp-cli-'): TempHome {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A tempHome removed when `test` ends. Tests that run side by side (`describe.concurrent`) need
+ * this: a file-wide afterEach list would remove another running test's directory.
+ */
+export function tempHomeFor(test: TestContext, prefix?: string): TempHome {
+  const home = tempHome(prefix);
+  test.onTestFinished(home.remove);
+  return home;
 }
 
 /** An environment that points HOME and XDG_CONFIG_HOME at `home`, with colour off so output is verbatim. */

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { closedPortUrl } from '../helpers/closed-port.js';
 import { isBreaker } from '../helpers/events.js';
 import { ControlledStream, respond } from '../helpers/fake-upstream.js';
@@ -10,11 +10,13 @@ import { FAST_TIMEOUTS } from '../helpers/test-timing.js';
 /** Fail-over table (spec "Attempts and fail-over"), one test per row, influence enabled. */
 
 const influence = { enabled: true, cooldown_secs: 60, trip_threshold: 3 };
-let fx: TwoSeats | null = null;
-afterEach(async () => {
-  await fx?.close();
-  fx = null;
-});
+
+/** Two seats for one test, closed when that test ends (the rows run side by side). */
+async function twoSeats(test: TestContext, opts: Parameters<typeof startTwoSeats>[0]): Promise<TwoSeats> {
+  const fx = await startTwoSeats(opts);
+  test.onTestFinished(() => fx.close());
+  return fx;
+}
 
 function streak(t: TestDaemon, seat: string, model: string): number {
   return (
@@ -31,9 +33,10 @@ function seatState(t: TestDaemon, seat: string) {
   return s;
 }
 
-describe('fail-over table', () => {
-  it('2xx: success answers the agent from the first target', async () => {
-    fx = await startTwoSeats({ influence });
+// Each row has its own daemon and upstreams; the timeouts among them are waited out side by side.
+describe.concurrent('fail-over table', () => {
+  it('2xx: success answers the agent from the first target', async (test) => {
+    const fx = await twoSeats(test, { influence });
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(200);
     expect((await readJson(res)).model).toBe('model-a');
@@ -49,8 +52,8 @@ describe('fail-over table', () => {
     expect(fx.t.context.counters).toMatchObject({ requests: 1, failovers: 0 });
   });
 
-  it('402: the seat is tripped for credit and the next target serves', async () => {
-    fx = await startTwoSeats({ influence, behaviourA: respond.status(402) });
+  it('402: the seat is tripped for credit and the next target serves', async (test) => {
+    const fx = await twoSeats(test, { influence, behaviourA: respond.status(402) });
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
@@ -67,8 +70,8 @@ describe('fail-over table', () => {
     expect(fx.t.context.counters.failovers).toBe(1);
   });
 
-  it('429: the seat is rate-limited until Retry-After and the next target serves', async () => {
-    fx = await startTwoSeats({ influence, behaviourA: respond.rateLimited('7') });
+  it('429: the seat is rate-limited until Retry-After and the next target serves', async (test) => {
+    const fx = await twoSeats(test, { influence, behaviourA: respond.rateLimited('7') });
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
@@ -84,8 +87,8 @@ describe('fail-over table', () => {
     expect(seatState(fx.t, 'a').credit).toBeNull();
   });
 
-  it('5xx: a model failure is counted and the next target serves', async () => {
-    fx = await startTwoSeats({ influence, behaviourA: respond.status(503) });
+  it('5xx: a model failure is counted and the next target serves', async (test) => {
+    const fx = await twoSeats(test, { influence, behaviourA: respond.status(503) });
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
@@ -98,8 +101,8 @@ describe('fail-over table', () => {
     expect(seatState(fx.t, 'a').credit).toBeNull();
   });
 
-  it('timeout (no response headers within first_byte_ms): a model failure, the next target serves', async () => {
-    fx = await startTwoSeats({ influence, behaviourA: respond.hang(), timeouts: FAST_TIMEOUTS });
+  it('timeout (no response headers within first_byte_ms): a model failure, the next target serves', async (test) => {
+    const fx = await twoSeats(test, { influence, behaviourA: respond.hang(), timeouts: FAST_TIMEOUTS });
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
@@ -113,8 +116,8 @@ describe('fail-over table', () => {
     await fx.a.requests[0]!.closed;
   });
 
-  it('connection refused: a model failure, the next target serves', async () => {
-    fx = await startTwoSeats({ influence, aBaseUrl: await closedPortUrl() });
+  it('connection refused: a model failure, the next target serves', async (test) => {
+    const fx = await twoSeats(test, { influence, aBaseUrl: await closedPortUrl() });
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(200);
     const d = await fx.t.events.nextDecision();
@@ -125,8 +128,8 @@ describe('fail-over table', () => {
     expect(streak(fx.t, 'a', 'model-a')).toBe(1);
   });
 
-  it('connection reset before the response: a model failure, the next target serves', async () => {
-    fx = await startTwoSeats({ influence, behaviourA: respond.resetBeforeHeaders() });
+  it('connection reset before the response: a model failure, the next target serves', async (test) => {
+    const fx = await twoSeats(test, { influence, behaviourA: respond.resetBeforeHeaders() });
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(200);
     const d = await fx.t.events.nextDecision();
@@ -137,9 +140,9 @@ describe('fail-over table', () => {
     expect(streak(fx.t, 'a', 'model-a')).toBe(1);
   });
 
-  it('a 200 whose body breaks before any byte reached the agent still fails over', async () => {
+  it('a 200 whose body breaks before any byte reached the agent still fails over', async (test) => {
     const stream = new ControlledStream();
-    fx = await startTwoSeats({ influence, behaviourA: stream.behaviour });
+    const fx = await twoSeats(test, { influence, behaviourA: stream.behaviour });
     const pending = fx.t.post(CHAT, chatBody({ stream: true }));
     await stream.started;
     stream.reset();
@@ -153,8 +156,8 @@ describe('fail-over table', () => {
     ]);
   });
 
-  it.each([401, 403])("%i: the seat's key is refused — key_rejected trips the seat, the next target serves", async (status) => {
-    fx = await startTwoSeats({ influence, behaviourA: respond.status(status) });
+  it.for([401, 403])("%i: the seat's key is refused — key_rejected trips the seat, the next target serves", async (status, test) => {
+    const fx = await twoSeats(test, { influence, behaviourA: respond.status(status) });
     const res = await fx.t.post(CHAT, chatBody());
     expect(res.status).toBe(200);
     expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
@@ -166,24 +169,27 @@ describe('fail-over table', () => {
     expect(fx.t.events.all(isBreaker()).map((e) => [e.action, e.key])).toEqual([['tripped', 'key_rejected:a']]);
   });
 
-  it.each([401, 403])("%i with trip_on_rejected_key: false: no evidence (the seed's reading), the next target serves", async (status) => {
-    fx = await startTwoSeats({ influence: { ...influence, trip_on_rejected_key: false }, behaviourA: respond.status(status) });
-    const res = await fx.t.post(CHAT, chatBody());
-    expect(res.status).toBe(200);
-    expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
-    const d = await fx.t.events.nextDecision();
-    expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([
-      ['a', 'http_4xx', status],
-      ['b', 'ok', 200],
-    ]);
-    expect(fx.t.events.all(isBreaker())).toEqual([]);
-    expect(seatState(fx.t, 'a')).toMatchObject({ credit: null, rate_limit: null });
-    expect(streak(fx.t, 'a', 'model-a')).toBe(0);
-  });
+  it.for([401, 403])(
+    "%i with trip_on_rejected_key: false: no evidence (the seed's reading), the next target serves",
+    async (status, test) => {
+      const fx = await twoSeats(test, { influence: { ...influence, trip_on_rejected_key: false }, behaviourA: respond.status(status) });
+      const res = await fx.t.post(CHAT, chatBody());
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-routeplane-target')).toBe('b/model-b');
+      const d = await fx.t.events.nextDecision();
+      expect(d.attempts.map((a) => [a.seat, a.outcome, a.status])).toEqual([
+        ['a', 'http_4xx', status],
+        ['b', 'ok', 200],
+      ]);
+      expect(fx.t.events.all(isBreaker())).toEqual([]);
+      expect(seatState(fx.t, 'a')).toMatchObject({ credit: null, rate_limit: null });
+      expect(streak(fx.t, 'a', 'model-a')).toBe(0);
+    },
+  );
 
-  it('other 4xx: no evidence, returned to the agent unchanged, no fail-over', async () => {
+  it('other 4xx: no evidence, returned to the agent unchanged, no fail-over', async (test) => {
     const raw = '{"error": {"message": "max_tokens: too large", "type": "invalid_request_error"}, "extra": "\\u00e9"}';
-    fx = await startTwoSeats({
+    const fx = await twoSeats(test, {
       influence,
       behaviourA: (_req, res) => {
         res.writeHead(422, { 'content-type': 'application/json', 'x-upstream-request-id': 'up-1' });
@@ -203,9 +209,9 @@ describe('fail-over table', () => {
     expect(fx.t.events.all(isBreaker())).toEqual([]);
   });
 
-  it('failure after the first byte reached the agent: model failure, stream ended with an error event, no fail-over', async () => {
+  it('failure after the first byte reached the agent: model failure, stream ended with an error event, no fail-over', async (test) => {
     const stream = new ControlledStream();
-    fx = await startTwoSeats({ influence, behaviourA: stream.behaviour });
+    const fx = await twoSeats(test, { influence, behaviourA: stream.behaviour });
     const pending = fx.t.post(CHAT, chatBody({ stream: true }));
     await stream.started;
     // the status line goes out with the first body chunk, so write it before awaiting the response
@@ -225,8 +231,8 @@ describe('fail-over table', () => {
     expect(fx.b.requests).toHaveLength(0);
   });
 
-  it('all targets failed: the agent gets the last upstream error as it was', async () => {
-    fx = await startTwoSeats({
+  it('all targets failed: the agent gets the last upstream error as it was', async (test) => {
+    const fx = await twoSeats(test, {
       influence,
       behaviourA: respond.status(402),
       behaviourB: (_req, res) => {
@@ -245,8 +251,8 @@ describe('fail-over table', () => {
     expect(d.attempts.map((a) => a.outcome)).toEqual(['http_402', 'http_5xx']);
   });
 
-  it('all targets failed with no response, last a network error: 502 naming each target and outcome', async () => {
-    fx = await startTwoSeats({
+  it('all targets failed with no response, last a network error: 502 naming each target and outcome', async (test) => {
+    const fx = await twoSeats(test, {
       influence,
       behaviourA: respond.hang(),
       behaviourB: respond.resetBeforeHeaders(),
@@ -264,8 +270,8 @@ describe('fail-over table', () => {
     expect(d).toMatchObject({ status: 502, served_by: null });
   });
 
-  it('all targets failed with no response, last a timeout: 504 (Anthropic shape on /v1/messages)', async () => {
-    fx = await startTwoSeats({
+  it('all targets failed with no response, last a timeout: 504 (Anthropic shape on /v1/messages)', async (test) => {
+    const fx = await twoSeats(test, {
       provider: 'anthropic',
       influence,
       aBaseUrl: await closedPortUrl(),

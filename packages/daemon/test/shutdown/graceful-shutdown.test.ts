@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, watch } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { ControlledStream, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.js';
 import { readRest, readUntil } from '../helpers/read-stream.js';
-import { isolatedEnv, requireBuiltCli, spawnCli, tempHome, writeLines, type CliProcess } from '../helpers/cli-process.js';
+import { isolatedEnv, requireBuiltCli, spawnCli, tempHomeFor, writeLines, type CliProcess } from '../helpers/cli-process.js';
 import { within } from '../helpers/bounded-wait.js';
 
 /**
@@ -17,10 +17,6 @@ import { within } from '../helpers/bounded-wait.js';
 beforeAll(requireBuiltCli);
 
 const KEY = 'sk-shutdown-test-6c1d0e9f2a';
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
 
 interface Served {
   cli: CliProcess;
@@ -29,9 +25,9 @@ interface Served {
   decisionLog: string;
 }
 
-async function serve(up: FakeUpstream): Promise<Served> {
-  const h = tempHome();
-  cleanups.push(h.remove);
+/** `routeplane serve` in front of `up`, in a HOME of its own; killed and removed when `test` ends. */
+async function serve(test: TestContext, up: FakeUpstream): Promise<Served> {
+  const h = tempHomeFor(test);
   const socket = join(h.dir, 'run', 'control.sock');
   const decisionLog = join(h.dir, 'decisions.ndjson');
   const config = writeLines(join(h.dir, 'routeplane.yaml'), [
@@ -52,7 +48,7 @@ async function serve(up: FakeUpstream): Promise<Served> {
     '      - { seat: a, model: gpt-real }',
   ]);
   const cli = spawnCli(['serve', '--config', config], isolatedEnv(h.dir, { RP_SHUT_KEY: KEY }), h.dir);
-  cleanups.push(() => cli.kill());
+  test.onTestFinished(() => cli.kill());
   const listening = await cli.listening();
   expect(listening.socket).toBe(socket);
   return { cli, url: listening.url, socket, decisionLog };
@@ -87,19 +83,24 @@ function connects(url: string): Promise<boolean> {
   });
 }
 
-/** The listener is closed: a connection attempt is refused. Polled, since closing follows the socket removal by a few ticks. */
-async function refusesConnections(url: string): Promise<void> {
-  await expect
+/**
+ * The listener is closed: a connection attempt is refused. Polled, since closing follows the
+ * socket removal by a few ticks; with the test's own expect, as the cases run side by side.
+ */
+async function refusesConnections(test: TestContext, url: string): Promise<void> {
+  await test.expect
     .poll(() => connects(url), { timeout: 10_000, interval: 50, message: 'the daemon still accepts connections 10 s after SIGTERM' })
     .toBe(false);
 }
 
-describe('graceful shutdown of routeplane serve', () => {
-  it('SIGTERM with a stream in flight: no new connections, the stream completes, the socket file goes, exit 0', async () => {
+// Each case has its own upstream, HOME and daemon, and mostly waits for the daemon to start and
+// stop: the cases run side by side.
+describe.concurrent('graceful shutdown of routeplane serve', () => {
+  it('SIGTERM with a stream in flight: no new connections, the stream completes, the socket file goes, exit 0', async (test) => {
     const stream = new ControlledStream();
     const up = await startFakeUpstream(stream.behaviour);
-    cleanups.push(() => up.close());
-    const { cli, url, socket, decisionLog } = await serve(up);
+    test.onTestFinished(() => up.close());
+    const { cli, url, socket, decisionLog } = await serve(test, up);
 
     const pending = fetch(`${url}/v1/chat/completions`, {
       method: 'POST',
@@ -117,7 +118,7 @@ describe('graceful shutdown of routeplane serve', () => {
     cli.child.kill('SIGTERM');
     await cli.until(() => cli.stderr.includes('SIGTERM received, shutting down'), 'the shutdown line');
     await gone(socket, 'the control socket file is removed');
-    await refusesConnections(url);
+    await refusesConnections(test, url);
     expect(cli.child.exitCode).toBeNull(); // still draining: the stream is not over
 
     stream.write('data: {"n":2}\n\n');
@@ -142,12 +143,12 @@ describe('graceful shutdown of routeplane serve', () => {
     expect(cli.stdout + cli.stderr).not.toContain(KEY);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)(
+  it.for(['SIGTERM', 'SIGINT'] as const)(
     '%s with nothing in flight: idle agent connections and subscribers are closed at once, exit 0 well within 5 s',
-    async (signal) => {
+    async (signal, test) => {
       const up = await startFakeUpstream();
-      cleanups.push(() => up.close());
-      const { cli, url, socket } = await serve(up);
+      test.onTestFinished(() => up.close());
+      const { cli, url, socket } = await serve(test, up);
 
       // an idle keep-alive agent connection, and a control subscriber
       const { hostname, port } = new URL(url);

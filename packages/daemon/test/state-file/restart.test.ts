@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Breaker, parseStateFile } from '@routeplane/shared';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Behaviour, respond, startFakeUpstream } from '../helpers/fake-upstream.js';
-import { requireBuiltCli, tempHome } from '../helpers/cli-process.js';
+import { requireBuiltCli, tempHomeFor } from '../helpers/cli-process.js';
 import { seatKey, type ServeConfig, type Served, serve, stateFileLines, stop, writeConfig } from './served.js';
 
 /**
@@ -14,11 +14,6 @@ import { seatKey, type ServeConfig, type Served, serve, stateFileLines, stop, wr
  */
 
 beforeAll(requireBuiltCli);
-
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
 
 /** What each seat's key gets from the one upstream they all share (so two of them make a provider layer). */
 function answers(): Behaviour {
@@ -83,25 +78,25 @@ async function ask(s: Served, route: string): Promise<void> {
 
 const keys = (bs: Breaker[]) => bs.map((b) => b.key).sort();
 
-describe('routeplane serve with influence.state_file, restarted', () => {
-  it('every kind comes back after SIGTERM as it was; a changed config drops what it no longer has', async () => {
+// Each case has its own upstream, HOME and state file: the two run side by side.
+describe.concurrent('routeplane serve with influence.state_file, restarted', () => {
+  it('every kind comes back after SIGTERM as it was; a changed config drops what it no longer has', async (test) => {
     const up = await startFakeUpstream(answers());
-    cleanups.push(() => up.close());
-    const home = tempHome();
-    cleanups.push(home.remove);
+    test.onTestFinished(() => up.close());
+    const home = tempHomeFor(test);
     mkdirSync(join(home.dir, 'state'));
     const statePath = join(home.dir, 'state', 'breakers.json');
     const cfg = config(up.url, statePath);
     const file = writeConfig(home.dir, cfg);
 
     const first = await serve(home.dir, file, cfg.seats);
-    cleanups.push(() => first.cli.kill());
+    test.onTestFinished(() => first.cli.kill());
     expect(await stateFileLines(first)).toEqual([`restored 0 breaker(s) from ${statePath}`]);
     for (const route of ['cr', 'qs', 'qt', 'rl', 'kr', 'err', 'err', 'prov', 'cr']) await ask(first, route);
     const PROVIDER = `errors:provider:${up.url}/prov-x`;
     const every = ['credit:cr', PROVIDER, 'errors:er/err-x', 'key_rejected:kr', 'quota:qs', 'quota:qt/opus-x', 'rate_limit:rl'].sort();
     // the last `cr` was refused while open: wait for its coalesced count to be announced
-    await expect
+    await test.expect
       .poll(async () => {
         const snap = await first.command('snapshot');
         return [keys(snap.breakers), snap.breakers.find((b: Breaker) => b.key === 'credit:cr')?.refused_count];
@@ -121,7 +116,7 @@ describe('routeplane serve with influence.state_file, restarted', () => {
     expect([streakOf(before, 'p1', 'prov-x'), streakOf(before, 'p2', 'prov-x')]).toEqual([1, 1]);
 
     const second = await serve(home.dir, file, cfg.seats);
-    cleanups.push(() => second.cli.kill());
+    test.onTestFinished(() => second.cli.kill());
     expect(await stateFileLines(second)).toEqual([`restored 7 breaker(s) from ${statePath}`]);
     expect((await second.command('hello')).restored).toBe(7);
     const after = await second.command('snapshot');
@@ -134,23 +129,22 @@ describe('routeplane serve with influence.state_file, restarted', () => {
     const smaller = config(up.url, statePath, { seats: ['kr', 'p2'], routes: ['kr', 'err'] });
     writeConfig(home.dir, smaller);
     const third = await serve(home.dir, file, smaller.seats);
-    cleanups.push(() => third.cli.kill());
+    test.onTestFinished(() => third.cli.kill());
     expect(await stateFileLines(third)).toEqual([`restored 5 breaker(s) from ${statePath}`]);
     const kept = (await third.command('snapshot')).breakers;
     expect(kept).toEqual(before.breakers.filter((b: Breaker) => b.key !== 'key_rejected:kr' && b.key !== 'errors:er/err-x'));
     await stop(third);
   });
 
-  it('a state file that is a directory is moved aside with one line; serve starts clean, listening line first', async () => {
+  it('a state file that is a directory is moved aside with one line; serve starts clean, listening line first', async (test) => {
     const up = await startFakeUpstream(answers());
-    cleanups.push(() => up.close());
-    const home = tempHome();
-    cleanups.push(home.remove);
+    test.onTestFinished(() => up.close());
+    const home = tempHomeFor(test);
     const statePath = join(home.dir, 'breakers.json');
     mkdirSync(statePath);
     const cfg = config(up.url, statePath);
     const s = await serve(home.dir, writeConfig(home.dir, cfg), cfg.seats);
-    cleanups.push(() => s.cli.kill());
+    test.onTestFinished(() => s.cli.kill());
     const [moved, restored, rest] = await stateFileLines(s);
     expect(moved).toMatch(
       new RegExp(

@@ -2,12 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { connectControl } from '../../src/client/control-client.js';
 import { tripAll } from '../../../daemon/test/control/tripped-daemon.js';
 import { isolatedEnv, requireBuiltCli, runCli } from '../../../daemon/test/helpers/cli-process.js';
-import { trippedDaemonPerTest } from './tripped-daemon-per-test.js';
+import { trippedDaemonFor } from './tripped-daemon-per-test.js';
 import { writeClientConfig } from './client-config.js';
 
 beforeAll(requireBuiltCli);
-
-const setup = trippedDaemonPerTest();
 
 async function openBreakers(socket: string): Promise<string[]> {
   const client = await connectControl(socket);
@@ -19,9 +17,10 @@ async function openBreakers(socket: string): Promise<string[]> {
   }
 }
 
-describe('routeplane breakers reset', () => {
-  it('prints exactly the two lines of the spec and clears every breaker', async () => {
-    const { d, home, socket } = await setup();
+// Each case has a daemon and HOME of its own: the cases run side by side.
+describe.concurrent('routeplane breakers reset', () => {
+  it('prints exactly the two lines of the spec and clears every breaker', async (test) => {
+    const { d, home, socket } = await trippedDaemonFor(test);
     await tripAll(d.t);
     const result = await runCli(['breakers', 'reset', '--socket', socket], isolatedEnv(home), home);
     expect(result).toMatchObject({ code: 0, stderr: '' });
@@ -29,8 +28,8 @@ describe('routeplane breakers reset', () => {
     expect(await openBreakers(socket)).toEqual([]);
   });
 
-  it('clears one seat with --seat, one target with --seat --model, found through --config', async () => {
-    const { d, home, socket } = await setup();
+  it('clears one seat with --seat, one target with --seat --model, found through --config', async (test) => {
+    const { d, home, socket } = await trippedDaemonFor(test);
     await tripAll(d.t);
     const config = writeClientConfig(home, { socket });
     const env = isolatedEnv(home);
@@ -44,14 +43,14 @@ describe('routeplane breakers reset', () => {
     expect(await openBreakers(socket)).toEqual(['seat_credit:max-a/*']);
   });
 
-  it('says so, verbatim, when routing influence is disabled, and exits 0', async () => {
-    const { home, socket } = await setup(false);
+  it('says so, verbatim, when routing influence is disabled, and exits 0', async (test) => {
+    const { home, socket } = await trippedDaemonFor(test, false);
     const result = await runCli(['breakers', 'reset', '--socket', socket], isolatedEnv(home), home);
     expect(result).toEqual({ code: 0, signal: null, stdout: 'routing influence is disabled (no breakers to reset)\n', stderr: '' });
   });
 
-  it('names an unknown seat or target in one line and exits 1', async () => {
-    const { home, socket } = await setup();
+  it('names an unknown seat or target in one line and exits 1', async (test) => {
+    const { home, socket } = await trippedDaemonFor(test);
     const env = isolatedEnv(home);
     const seat = await runCli(['breakers', 'reset', '--socket', socket, '--seat', 'nope'], env, home);
     expect(seat.code).toBe(1);
@@ -65,8 +64,8 @@ describe('routeplane breakers reset', () => {
     expect(target.stderr).toContain('nope-model');
   });
 
-  it('refuses --model without --seat as bad input', async () => {
-    const { home, socket } = await setup();
+  it('refuses --model without --seat as bad input', async (test) => {
+    const { home, socket } = await trippedDaemonFor(test);
     const result = await runCli(['breakers', 'reset', '--socket', socket, '--model', 'x'], isolatedEnv(home), home);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--model needs --seat');

@@ -16,13 +16,14 @@ const files: Record<'bash' | 'zsh' | 'fish', string> = { bash: '', zsh: '', fish
 
 beforeAll(async () => {
   requireBuiltCli();
-  for (const shell of ['bash', 'zsh', 'fish'] as const) {
-    const result = await runCli(['completion', shell], isolatedEnv(h.dir), h.dir);
-    expect(result.code).toBe(0);
-    scripts[shell] = result.stdout;
+  const shells = ['bash', 'zsh', 'fish'] as const;
+  const results = await Promise.all(shells.map((shell) => runCli(['completion', shell], isolatedEnv(h.dir), h.dir)));
+  shells.forEach((shell, i) => {
+    expect(results[i]!.code).toBe(0);
+    scripts[shell] = results[i]!.stdout;
     files[shell] = join(h.dir, `routeplane.${shell}`);
-    writeFileSync(files[shell], result.stdout);
-  }
+    writeFileSync(files[shell], results[i]!.stdout);
+  });
 });
 
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;

@@ -1,18 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, requireBuiltCli, runCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { isolatedEnv, requireBuiltCli, runCli, tempHomeFor } from '../../../daemon/test/helpers/cli-process.js';
 
 beforeAll(requireBuiltCli);
 
-const cleanups: Array<() => unknown> = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function setup(yaml: string): { dir: string; file: string } {
-  const h = tempHome();
-  cleanups.push(h.remove);
+/** A HOME of its own for one test, holding `yaml` as its routeplane.yaml. */
+function setup(test: TestContext, yaml: string): { dir: string; file: string } {
+  const h = tempHomeFor(test);
   const file = join(h.dir, 'routeplane.yaml');
   writeFileSync(file, yaml);
   return { dir: h.dir, file };
@@ -31,21 +26,23 @@ influence: { enabled: true }
 `;
 const KEYS = { RP_KEY_A: 'a', RP_KEY_B: 'b' };
 
-describe('routeplane config check', () => {
-  it('names the file and what it holds in one line when valid', async () => {
-    const { dir, file } = setup(VALID);
+// Each case has a HOME and config file of its own: the cases run side by side.
+describe.concurrent('routeplane config check', () => {
+  it('names the file and what it holds in one line when valid', async (test) => {
+    const { dir, file } = setup(test, VALID);
     const result = await runCli(['config', 'check', '--config', file], isolatedEnv(dir, KEYS), dir);
     expect(result).toEqual({ code: 0, signal: null, stdout: `✓ ${file}: valid — 2 seats, 2 routes, influence on\n`, stderr: '' });
   });
 
-  it('finds ./routeplane.yaml without --config', async () => {
-    const { dir, file } = setup(VALID);
+  it('finds ./routeplane.yaml without --config', async (test) => {
+    const { dir, file } = setup(test, VALID);
     const result = await runCli(['config', 'check'], isolatedEnv(dir, KEYS), dir);
     expect(result.stdout).toBe(`✓ ${file}: valid — 2 seats, 2 routes, influence on\n`);
   });
 
-  it('prints warnings one per line as FILE: warning: path: message and still exits 0', async () => {
+  it('prints warnings one per line as FILE: warning: path: message and still exits 0', async (test) => {
     const { dir, file } = setup(
+      test,
       VALID.replace('influence: { enabled: true }', '').replace('{ seat: team, model: gpt-5 }', '{ seat: max-a, model: gpt-5 }'),
     );
     const result = await runCli(['config', 'check', '--config', file], isolatedEnv(dir, KEYS), dir);
@@ -57,11 +54,11 @@ describe('routeplane config check', () => {
     ]);
   });
 
-  it('lists every problem — schema, cross-checks, environment — in one run, one per line, and exits 2', async () => {
+  it('lists every problem — schema, cross-checks, environment — in one run, one per line, and exits 2', async (test) => {
     const broken = VALID.replace('influence: { enabled: true }', 'influence: { enabled: true, trip_treshold: 3, cooldown_secs: "abc" }')
       .replace('{ seat: team, model: gpt-5 }', '{ seat: nobody, model: gpt-5 }')
       .replace('https://api.openai.com/v1', 'api.openai.com');
-    const { dir, file } = setup(broken);
+    const { dir, file } = setup(test, broken);
     const result = await runCli(['config', 'check', '--config', file], isolatedEnv(dir, { RP_KEY_A: 'a' }), dir);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -76,8 +73,8 @@ describe('routeplane config check', () => {
     ]);
   });
 
-  it('an empty file says what a config needs', async () => {
-    const { dir, file } = setup('# to be written\n');
+  it('an empty file says what a config needs', async (test) => {
+    const { dir, file } = setup(test, '# to be written\n');
     const result = await runCli(['config', 'check', '--config', file], isolatedEnv(dir), dir);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
@@ -87,17 +84,16 @@ describe('routeplane config check', () => {
     );
   });
 
-  it('says which file is missing, and how to write it', async () => {
-    const { dir } = setup(VALID);
+  it('says which file is missing, and how to write it', async (test) => {
+    const { dir } = setup(test, VALID);
     const missing = join(dir, 'nope.yaml');
     const result = await runCli(['config', 'check', '--config', missing], isolatedEnv(dir), dir);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`${missing}: file not found (\`routeplane config init --path ${missing}\` writes one)\n`);
   });
 
-  it('no config anywhere: exit 2 and one line naming every place looked and `routeplane config init`', async () => {
-    const h = tempHome();
-    cleanups.push(h.remove);
+  it('no config anywhere: exit 2 and one line naming every place looked and `routeplane config init`', async (test) => {
+    const h = tempHomeFor(test);
     const cwd = join(h.dir, 'project');
     mkdirSync(cwd);
     for (const command of [['config', 'check'], ['serve']]) {

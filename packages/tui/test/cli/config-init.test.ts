@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '@routeplane/shared';
-import { isolatedEnv, requireBuiltCli, runCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
+import { isolatedEnv, requireBuiltCli, runCli, tempHomeFor } from '../../../daemon/test/helpers/cli-process.js';
 
 beforeAll(requireBuiltCli);
 
@@ -12,20 +12,10 @@ const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../../../..');
 const TEMPLATE = readFileSync(join(REPO_ROOT, 'packages/tui/templates/routeplane.yaml'), 'utf8');
 const KEY_VARIABLES = { ANTHROPIC_KEY_WORK: 'k1', ANTHROPIC_KEY_PERSONAL: 'k2', OPENAI_API_KEY: 'k3', OPENROUTER_KEY: 'k4' };
 
-const cleanups: Array<() => unknown> = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function home(): string {
-  const h = tempHome();
-  cleanups.push(h.remove);
-  return h.dir;
-}
-
-describe('routeplane config init', () => {
-  it('writes the commented starter where every directory finds it, and says what to do next', async () => {
-    const dir = home();
+// Each case writes into a HOME of its own: the cases run side by side.
+describe.concurrent('routeplane config init', () => {
+  it('writes the commented starter where every directory finds it, and says what to do next', async (test) => {
+    const dir = tempHomeFor(test).dir;
     const cwd = join(dir, 'somewhere');
     mkdirSync(cwd);
     const result = await runCli(['config', 'init'], isolatedEnv(dir), cwd);
@@ -45,16 +35,16 @@ describe('routeplane config init', () => {
     expect(check.stdout + check.stderr).toContain(written);
   });
 
-  it('--path writes there (relative to the current directory), creating its directory', async () => {
-    const dir = home();
+  it('--path writes there (relative to the current directory), creating its directory', async (test) => {
+    const dir = tempHomeFor(test).dir;
     const result = await runCli(['config', 'init', '--path', 'conf/rp.yaml'], isolatedEnv(dir), dir);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`  routeplane config check --config ${join(dir, 'conf', 'rp.yaml')}\n`);
     expect(readFileSync(join(dir, 'conf', 'rp.yaml'), 'utf8')).toBe(TEMPLATE);
   });
 
-  it('refuses to overwrite an existing file and leaves it as it was (exit 1)', async () => {
-    const dir = home();
+  it('refuses to overwrite an existing file and leaves it as it was (exit 1)', async (test) => {
+    const dir = tempHomeFor(test).dir;
     const file = join(dir, 'routeplane.yaml');
     writeFileSync(file, 'mine: true\n');
     const result = await runCli(['config', 'init', '--path', file], isolatedEnv(dir), dir);
@@ -66,8 +56,8 @@ describe('routeplane config init', () => {
     expect(readFileSync(file, 'utf8')).toBe('mine: true\n');
   });
 
-  it('the starter passes config check with its key variables set, with no warnings', async () => {
-    const dir = home();
+  it('the starter passes config check with its key variables set, with no warnings', async (test) => {
+    const dir = tempHomeFor(test).dir;
     const file = join(dir, 'routeplane.yaml');
     await runCli(['config', 'init', '--path', file], isolatedEnv(dir), dir);
     expect(existsSync(file)).toBe(true);

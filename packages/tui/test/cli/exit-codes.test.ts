@@ -25,7 +25,9 @@ function groupCommands(command: Command, path: string[] = []): string[][] {
 
 const program = buildProgram();
 
-describe('exit codes: 0 success, 1 runtime failure, 2 usage and config errors — for every command', () => {
+// Each case is one CLI process with its own output; none writes to the shared HOME. Run one after
+// another they spent most of their time waiting for node to start, so they run side by side.
+describe.concurrent('exit codes: 0 success, 1 runtime failure, 2 usage and config errors — for every command', () => {
   it('routeplane with no command prints the help on stdout and exits 0', async () => {
     const result = await runCli([], env, h.dir);
     expect(result.code).toBe(0);

@@ -1,27 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DecisionEvent } from '@routeplane/shared';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { message, startDaemonWithUpstreams, type TrippedDaemon } from '../../../daemon/test/control/tripped-daemon.js';
-import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
+import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHomeFor } from '../../../daemon/test/helpers/cli-process.js';
 import { writeClientConfig } from './client-config.js';
 
 beforeAll(requireBuiltCli);
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function home(): string {
-  const h = tempHome();
-  cleanups.push(h.remove);
-  return h.dir;
-}
-
-async function daemon(): Promise<TrippedDaemon> {
+/** A daemon of its own for one test, closed when the test ends. */
+async function daemon(test: TestContext): Promise<TrippedDaemon> {
   const d = await startDaemonWithUpstreams(true);
-  cleanups.push(() => d.close());
+  test.onTestFinished(() => d.close());
   return d;
 }
 
@@ -41,14 +31,15 @@ const readDecisions = (path: string): DecisionEvent[] =>
     .split('\n')
     .map((l) => JSON.parse(l) as DecisionEvent);
 
-describe('routeplane logs', () => {
-  it('-n 5 prints the last five decisions, one line each: time, route, status, ms, attempt path naming seat and model of each', async () => {
-    const d = await daemon();
+// Each case has its own daemon, log and HOME: the cases run side by side.
+describe.concurrent('routeplane logs', () => {
+  it('-n 5 prints the last five decisions, one line each: time, route, status, ms, attempt path naming seat and model of each', async (test) => {
+    const d = await daemon(test);
     await decide(d, 'sonnet', 4);
     await decide(d, 'haiku', 3);
     const logPath = d.t.decisionLogPath!;
     await d.t.daemon.close(); // flushes the decision log
-    const dir = home();
+    const dir = tempHomeFor(test).dir;
     const config = writeClientConfig(dir, { decisionLog: logPath });
 
     const result = await runCli(['logs', '-n', '5', '--config', config], isolatedEnv(dir), dir);
@@ -65,10 +56,10 @@ describe('routeplane logs', () => {
     expect(first.stdout.split('\n')[0]).toMatch(/ sonnet +200 +\d+ms max-a\/sonnet-x 402 → team\/sonnet-x ok$/);
   });
 
-  it('carries the date on a decision that was not made today', async () => {
-    const d = await daemon();
+  it('carries the date on a decision that was not made today', async (test) => {
+    const d = await daemon(test);
     const [today] = await decide(d, 'sonnet', 1);
-    const dir = home();
+    const dir = tempHomeFor(test).dir;
     const log = join(dir, 'decisions.ndjson');
     const dayBefore = { ...today!, request_id: 'earlier', ts: today!.ts - 2 * 86_400_000 };
     writeFileSync(log, `${JSON.stringify(dayBefore)}\n${JSON.stringify(today)}\n`);
@@ -80,12 +71,12 @@ describe('routeplane logs', () => {
     expect(now).toMatch(/^\d\d:\d\d:\d\d sonnet /);
   });
 
-  it('--json prints the decisions as NDJSON, the same as the log holds', async () => {
-    const d = await daemon();
+  it('--json prints the decisions as NDJSON, the same as the log holds', async (test) => {
+    const d = await daemon(test);
     await decide(d, 'sonnet', 3);
     const logPath = d.t.decisionLogPath!;
     await d.t.daemon.close();
-    const dir = home();
+    const dir = tempHomeFor(test).dir;
     const config = writeClientConfig(dir, { decisionLog: logPath });
     const result = await runCli(['logs', '--json', '-n', '2', '--config', config], isolatedEnv(dir), dir);
     expect(result.code).toBe(0);
@@ -96,14 +87,14 @@ describe('routeplane logs', () => {
     expect(printed).toEqual(readDecisions(logPath).slice(-2));
   });
 
-  it('reads the default log under HOME when no config names one, and says when there is none', async () => {
-    const dir = home();
+  it('reads the default log under HOME when no config names one, and says when there is none', async (test) => {
+    const dir = tempHomeFor(test).dir;
     const missing = await runCli(['logs'], isolatedEnv(dir), dir);
     expect(missing.code).toBe(0);
     expect(missing.stdout).toBe('');
     expect(missing.stderr.trim()).toBe(`routeplane: no decision log at ${join(dir, '.routeplane', 'decisions.ndjson')} yet`);
 
-    const d = await daemon();
+    const d = await daemon(test);
     await decide(d, 'sonnet', 2);
     const logPath = d.t.decisionLogPath!;
     await d.t.daemon.close();
@@ -113,24 +104,24 @@ describe('routeplane logs', () => {
     expect(found.stdout.trimEnd().split('\n')).toHaveLength(2);
   });
 
-  it('says the log is disabled when the config turns it off', async () => {
-    const dir = home();
+  it('says the log is disabled when the config turns it off', async (test) => {
+    const dir = tempHomeFor(test).dir;
     const config = writeClientConfig(dir, { decisionLog: false });
     const result = await runCli(['logs', '--config', config], isolatedEnv(dir), dir);
     expect(result.code).toBe(0);
     expect(result.stderr.trim()).toBe(`routeplane: the decision log is disabled (decision_log.path: false in ${config})`);
   });
 
-  it('-f --decisions prints the past, then follows new decisions (only) live from the socket until interrupted', async () => {
-    const d = await daemon();
+  it('-f --decisions prints the past, then follows new decisions (only) live from the socket until interrupted', async (test) => {
+    const d = await daemon(test);
     const past = await decide(d, 'sonnet', 2);
-    const dir = home();
+    const dir = tempHomeFor(test).dir;
     const config = writeClientConfig(dir, { socket: d.t.daemon.socketPath, decisionLog: d.t.decisionLogPath });
     // the file is written asynchronously: wait until it holds both before reading it
-    await waitForLines(d.t.decisionLogPath!, 2);
+    await waitForLines(test, d.t.decisionLogPath!, 2);
 
     const follow = spawnCli(['logs', '-f', '--json', '--decisions', '-n', '2', '--config', config], isolatedEnv(dir), dir);
-    cleanups.push(() => follow.child.kill('SIGKILL'));
+    test.onTestFinished(() => follow.kill());
     await follow.until((p) => p.stdoutLines.length >= 2, 'the two past decisions');
     expect(follow.stdoutLines.map((l) => JSON.parse(l).request_id)).toEqual(past.map((p) => p.request_id));
 
@@ -145,10 +136,13 @@ describe('routeplane logs', () => {
   });
 });
 
-/** Waits for the decision log to hold `count` lines (it is written off the request path). */
-async function waitForLines(path: string, count: number): Promise<void> {
+/**
+ * Waits for the decision log to hold `count` lines (it is written off the request path). Polls
+ * with the test's own expect: the cases run side by side, and expect.poll needs to know whose it is.
+ */
+async function waitForLines(test: TestContext, path: string, count: number): Promise<void> {
   const lines = (): number => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0);
-  await expect
+  await test.expect
     .poll(lines, { timeout: 15_000, interval: 10, message: `decision log ${path} reaching ${count} lines` })
     .toBeGreaterThanOrEqual(count);
 }

@@ -1,24 +1,13 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { connectControl } from '../../src/client/control-client.js';
-import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome, type CliProcess } from '../../../daemon/test/helpers/cli-process.js';
+import { isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHomeFor, type CliProcess } from '../../../daemon/test/helpers/cli-process.js';
 
 beforeAll(requireBuiltCli);
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
 const KEY = 'sk-serve-test-2f9c61d0e4';
-
-function home(): string {
-  const h = tempHome();
-  cleanups.push(h.remove);
-  return h.dir;
-}
 
 function writeServeConfig(dir: string, opts: { socket: string; listen?: string; extra?: string }): string {
   const file = join(dir, 'routeplane.yaml');
@@ -48,9 +37,10 @@ function writeServeConfig(dir: string, opts: { socket: string; listen?: string; 
   return file;
 }
 
-function serve(dir: string, config: string): CliProcess {
+/** `routeplane serve` for one test, killed (if still running) when the test ends. */
+function serve(test: TestContext, dir: string, config: string): CliProcess {
   const p = spawnCli(['serve', '--config', config], isolatedEnv(dir, { RP_SERVE_KEY: KEY }), dir);
-  cleanups.push(() => p.kill());
+  test.onTestFinished(() => p.kill());
   return p;
 }
 
@@ -73,13 +63,14 @@ function refused(port: number): Promise<boolean> {
   });
 }
 
-describe('routeplane serve', () => {
-  it('refuses a config with an unknown key: exit 2, the key path named, nothing listening', async () => {
-    const dir = home();
+// Each case has its own HOME, socket and daemons: the cases run side by side.
+describe.concurrent('routeplane serve', () => {
+  it('refuses a config with an unknown key: exit 2, the key path named, nothing listening', async (test) => {
+    const dir = tempHomeFor(test).dir;
     const socket = join(dir, 'run', 'control.sock');
     const port = await freePort();
     const config = writeServeConfig(dir, { socket, listen: `127.0.0.1:${port}`, extra: '  trip_treshold: 5' });
-    const result = await serve(dir, config).exited;
+    const result = await serve(test, dir, config).exited;
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     const lines = result.stderr.trimEnd().split('\n');
@@ -89,10 +80,10 @@ describe('routeplane serve', () => {
     expect(await refused(port)).toBe(true);
   });
 
-  it('prints the URL and socket on its first line, keeps the socket private, and exits 0 on SIGTERM', async () => {
-    const dir = home();
+  it('prints the URL and socket on its first line, keeps the socket private, and exits 0 on SIGTERM', async (test) => {
+    const dir = tempHomeFor(test).dir;
     const socket = join(dir, 'run', 'routeplane', 'control.sock');
-    const daemon = serve(dir, writeServeConfig(dir, { socket }));
+    const daemon = serve(test, dir, writeServeConfig(dir, { socket }));
     const listening = await daemon.listening();
     expect(listening.socket).toBe(socket);
     expect((await fetch(`${listening.url}/healthz`)).status).toBe(200);
@@ -114,14 +105,14 @@ describe('routeplane serve', () => {
     expect(result.stdout + result.stderr).not.toContain(KEY);
   });
 
-  it('refuses to start on the socket of a live daemon, in one line; replaces the socket of a killed one', async () => {
-    const dir = home();
+  it('refuses to start on the socket of a live daemon, in one line; replaces the socket of a killed one', async (test) => {
+    const dir = tempHomeFor(test).dir;
     const socket = join(dir, 'control.sock');
     const config = writeServeConfig(dir, { socket });
-    const first = serve(dir, config);
+    const first = serve(test, dir, config);
     await first.listening();
 
-    const second = await serve(dir, config).exited;
+    const second = await serve(test, dir, config).exited;
     expect(second.code).toBe(1);
     expect(second.stdout).toBe('');
     expect(second.stderr).toBe(`routeplane: cannot start: another routeplane daemon is already listening on ${socket}\n`);
@@ -132,7 +123,7 @@ describe('routeplane serve', () => {
     await first.exited;
     expect(existsSync(socket)).toBe(true); // left behind, stale
 
-    const third = serve(dir, config);
+    const third = serve(test, dir, config);
     await third.listening();
     const client = await connectControl(socket);
     expect((await client.request('hello')).pid).toBe(third.child.pid);

@@ -7,7 +7,7 @@ import { message } from '../../../daemon/test/control/tripped-daemon.js';
 import { respond, startFakeUpstream, type FakeUpstream } from '../../../daemon/test/helpers/fake-upstream.js';
 import { startTestDaemon, type TestDaemon } from '../../../daemon/test/helpers/test-daemon.js';
 import { isolatedEnv, requireBuiltCli, runCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
-import { trippedDaemonPerTest } from './tripped-daemon-per-test.js';
+import { trippedDaemonFor } from './tripped-daemon-per-test.js';
 
 beforeAll(requireBuiltCli);
 
@@ -112,7 +112,8 @@ afterAll(async () => {
 const status = (...args: string[]) =>
   runCli(['status', '--socket', t.daemon.socketPath, ...args], isolatedEnv(home.dir, { TZ: 'UTC' }), home.dir);
 
-describe('routeplane status', () => {
+// The cases only read the one daemon: they run side by side.
+describe.concurrent('routeplane status', () => {
   it('--json prints exactly the control status result: {now, daemon, counters, open} with the open breakers of the snapshot', async () => {
     const client = await connectControl(t.daemon.socketPath);
     const snapshot = await client.request('snapshot');
@@ -164,14 +165,14 @@ describe('routeplane status', () => {
 });
 
 describe('routeplane status when nothing is open', () => {
-  const setup = trippedDaemonPerTest();
-  it('says all clear in one line after the daemon, and names disabled influence', async () => {
-    const { home: h, socket } = await setup();
-    const clear = await runCli(['status', '--socket', socket], isolatedEnv(h), h);
+  it('says all clear in one line after the daemon, and names disabled influence', async (test) => {
+    const [on, off] = await Promise.all([trippedDaemonFor(test), trippedDaemonFor(test, false)]);
+    const [clear, disabled] = await Promise.all([
+      runCli(['status', '--socket', on.socket], isolatedEnv(on.home), on.home),
+      runCli(['status', '--socket', off.socket], isolatedEnv(off.home), off.home),
+    ]);
     expect(clear.code).toBe(0);
     expect(afterDaemon(clear.stdout)).toEqual(['● all clear — no open breakers, every chain routes in configured order']);
-    const { home: h2, socket: socket2 } = await setup(false);
-    const disabled = await runCli(['status', '--socket', socket2], isolatedEnv(h2), h2);
     expect(disabled.code).toBe(0);
     expect(afterDaemon(disabled.stdout)).toEqual(['○ routing influence is disabled — no breakers, chains route in configured order']);
   });

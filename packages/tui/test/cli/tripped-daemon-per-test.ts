@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest';
+import type { TestContext } from 'vitest';
 import { startDaemonWithUpstreams, type TrippedDaemon } from '../../../daemon/test/control/tripped-daemon.js';
 import { tempHome } from '../../../daemon/test/helpers/cli-process.js';
 
@@ -11,18 +11,15 @@ export interface CliFixture {
 
 /**
  * A daemon in front of upstreams that trip its breakers, plus a private HOME,
- * per test; both are torn down after each test. Call at the top of a test file.
+ * for one test; both are torn down when that test ends. Tied to the test's own
+ * context, so tests that run side by side never tear down each other's.
  */
-export function trippedDaemonPerTest(): (influenceEnabled?: boolean) => Promise<CliFixture> {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+export async function trippedDaemonFor(test: TestContext, influenceEnabled = true): Promise<CliFixture> {
+  const d = await startDaemonWithUpstreams(influenceEnabled);
+  const home = tempHome();
+  test.onTestFinished(async () => {
+    home.remove();
+    await d.close();
   });
-  return async (influenceEnabled = true) => {
-    const d = await startDaemonWithUpstreams(influenceEnabled);
-    cleanups.push(() => d.close());
-    const home = tempHome();
-    cleanups.push(home.remove);
-    return { d, home: home.dir, socket: d.t.daemon.socketPath };
-  };
+  return { d, home: home.dir, socket: d.t.daemon.socketPath };
 }

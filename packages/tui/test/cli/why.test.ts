@@ -33,7 +33,9 @@ afterAll(async () => {
 const env = () => isolatedEnv(home.dir, { TZ: 'UTC' });
 const why = (args: string[], config: string) => runCli(['why', ...args, '--config', config], env(), home.dir);
 
-describe('routeplane why', () => {
+// The cases only read the one daemon and its log, each writing files of its own: they run side by
+// side.
+describe.concurrent('routeplane why', () => {
   it('explains a decision from the decision log: route, chain with states, every attempt, who served', async () => {
     // no daemon at this socket: the log alone answers
     const config = writeClientConfig(home.dir, { socket: join(home.dir, 'none.sock'), decisionLog: d.t.decisionLogPath, name: 'log.yaml' });
@@ -55,7 +57,11 @@ describe('routeplane why', () => {
   });
 
   it('--json prints the decision event as stored; 8 characters of the id are enough when only one decision starts so', async () => {
-    const config = writeClientConfig(home.dir, { socket: join(home.dir, 'none.sock'), decisionLog: d.t.decisionLogPath, name: 'log.yaml' });
+    const config = writeClientConfig(home.dir, {
+      socket: join(home.dir, 'none.sock'),
+      decisionLog: d.t.decisionLogPath,
+      name: 'json.yaml',
+    });
     const stored = readFileSync(d.t.decisionLogPath!, 'utf8')
       .split('\n')
       .find((l) => l.includes(failover.request_id));

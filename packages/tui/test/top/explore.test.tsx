@@ -64,17 +64,25 @@ async function monitorBeforeDaemon(columns: number, rows: number, colour: boolea
 }
 
 const selected = (frame: string) => frame.split('\n').find((l) => l.startsWith('›')) ?? '';
+const selectedAt = (frame: string) => frame.split('\n').findIndex((l) => l.startsWith('›'));
 
-/** Moves the selection down, then up, one row at a time, until the selected row matches. */
+/**
+ * Moves the selection one row at a time towards the pane row that `pattern` matches (as that row
+ * reads once selected), until it is selected. The direction comes from the frame, so no key is
+ * pressed only to find out that the selection cannot move.
+ */
 async function select(s: Session, pattern: RegExp): Promise<void> {
-  for (const key of ['j', 'k']) {
-    for (let i = 0; i < 20; i += 1) {
-      const before = selected(s.ui.frame());
-      if (pattern.test(before)) return;
-      s.ui.press(key);
-      const moved = await s.ui.waitFor((f) => selected(f) !== before, 300).catch(() => null);
-      if (moved === null) break;
-    }
+  for (let step = 0; step < 30; step += 1) {
+    const frame = s.ui.frame();
+    const lines = frame.split('\n');
+    const at = selectedAt(frame);
+    if (pattern.test(lines[at] ?? '')) return;
+    const logAt = lines.findIndex((l) => l.startsWith('─ DECISIONS'));
+    const panes = logAt === -1 ? lines : lines.slice(0, logAt);
+    const target = panes.findIndex((l, i) => i !== at && pattern.test(`›${l.slice(1)}`));
+    if (target === -1) break;
+    s.ui.press(target > at ? 'j' : 'k');
+    await s.ui.waitFor((f) => selectedAt(f) !== at);
   }
   throw new Error(`no row matching ${pattern}:\n${s.ui.frame()}`);
 }

@@ -137,8 +137,11 @@ describe('the store folds protocol v2', () => {
   test('a rate limit ends by its cleared event, not by the monitor’s clock', async () => {
     const now = Date.now();
     const limit = breaker('rate_limit', seatSubject('work-max'), { since: now, until: now + 1100, cooldown_ms: 1100 });
-    const { daemon, store } = await live({ breakers: [limit] }, { tickIntervalMs: 100 });
+    // the monitor's clock, moved past the deadline by hand rather than waited out
+    let ahead = 0;
+    const { daemon, store } = await live({ breakers: [limit] }, { tickIntervalMs: 100, clock: () => Date.now() + ahead });
     store.start();
+    ahead = 1300;
     // the deadline passes on the monitor's tick: the countdown reaches 0s, the target stays held back
     const passed = await stateWhere(store, (s) => s.now >= now + 1300);
     expect(entryOf(passed, 'sonnet', SONNET_CONFIGURED[0]!)).toMatchObject({ state: 'tripped', reasons: ['rate_limit'] });
