@@ -9,8 +9,11 @@ import type { BreakerEvent, DecisionEvent } from '@routeplane/shared';
 // scenario really happened in the real daemon. Needs `pnpm build` first.
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const RUN_SECONDS = 16;
-const SPEED = 4;
+// Speed 3 plays one loop and the start of the next in 21 s. Faster, the shortest troubles
+// (the 529 burst: 6 scenario seconds, three sonnet requests needed) last so little real time
+// that a starved machine can send too few requests into them.
+const RUN_SECONDS = 21;
+const SPEED = 3;
 
 interface AgentOutcomeLine {
   type: 'agent_outcome';
