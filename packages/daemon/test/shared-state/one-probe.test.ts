@@ -8,11 +8,11 @@ import { allInStep, breakerOn, startTeam, type Team } from './team.js';
 
 /**
  * Exactly one probe in flight per breaker across all daemons (spec/shared-state.md).
- * Sizes: 60 concurrent requests (20 per daemon) per round, 10 rounds (600 requests). The first
+ * Sizes: 60 concurrent requests (20 per daemon) per round, 20 rounds (1,200 requests). The first
  * round follows the real cooldown; the others are made probe-ready by the `probe`
  * command, given to each daemon in turn (which also shows it applies to all).
  */
-const ROUNDS = 10;
+const ROUNDS = 20;
 const PER_ROUND = 60;
 
 let redis: RedisServer;
