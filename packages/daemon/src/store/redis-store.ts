@@ -65,6 +65,12 @@ export class RedisStore implements BreakerStore {
   private readonly claims = new Map<string, string>();
   /** why the engine gave a claim back (its event said so just before `release`) */
   private readonly releaseReasons = new Map<string, string>();
+  /**
+   * Claims sent whose answer never came (timeout, lost connection): the script may still run
+   * once Redis answers again, leaving a claim nobody acts on that would hold every daemon's
+   * probe back until it expires (max_cooldown_secs). Given back when in step again.
+   */
+  private readonly unsettledClaims = new Map<string, string>();
   /** writes go out: both connections up, subscribed, and no failure since the last time in step */
   private writable = false;
   private subscribed = false;
@@ -156,6 +162,7 @@ export class RedisStore implements BreakerStore {
     return this.connection.run(SCRIPTS.claim, args, this.opts.shared.timeout_ms).then((out) => {
       if (!out.ok) {
         sync.answered(key, null);
+        this.unsettledClaims.set(key, token);
         this.fail(`probe claim: ${out.why}`);
         return false;
       }
@@ -180,19 +187,7 @@ export class RedisStore implements BreakerStore {
     this.claims.delete(key);
     const reason = this.releaseReasons.get(key) ?? 'probe not reached';
     this.releaseReasons.delete(key);
-    if (!this.writable || this.sync === null) return;
-    const sync = this.sync;
-    const { maxCooldownMs } = this.limits();
-    const args = [this.prefix, key, token, this.opts.daemonId, reason, String(this.opts.clock.now()), String(maxCooldownMs)];
-    sync.sent(key);
-    void this.connection.run(SCRIPTS.release, args, this.opts.shared.timeout_ms).then((out) => {
-      const shared = out.ok && typeof out.value === 'string' && out.value !== '' ? readSharedBreaker(out.value) : null;
-      sync.answered(
-        key,
-        shared === null ? null : { rev: shared.rev, breaker: shared.breaker, action: null, reason, origin: shared.origin },
-      );
-      if (!out.ok) this.fail(`probe release: ${out.why}`);
-    });
+    void this.giveBack(key, token, reason);
   }
 
   streak(name: string, count: number, lastFailureAt: number | null): void {
@@ -247,6 +242,32 @@ export class RedisStore implements BreakerStore {
     sync.answered(key, null);
     if (!out.ok) this.fail(`giving back an end made while degraded: ${out.why}`);
     return out.ok;
+  }
+
+  /** A claim given back by its token: only the holder's counts, so one that never landed changes nothing. */
+  private async giveBack(key: string, token: string, reason: string): Promise<boolean> {
+    const sync = this.sync;
+    if (!this.writable || sync === null) return false;
+    const { maxCooldownMs } = this.limits();
+    const args = [this.prefix, key, token, this.opts.daemonId, reason, String(this.opts.clock.now()), String(maxCooldownMs)];
+    sync.sent(key);
+    const out = await this.connection.run(SCRIPTS.release, args, this.opts.shared.timeout_ms);
+    const shared = out.ok && typeof out.value === 'string' && out.value !== '' ? readSharedBreaker(out.value) : null;
+    sync.answered(key, shared === null ? null : { rev: shared.rev, breaker: shared.breaker, action: null, reason, origin: shared.origin });
+    if (!out.ok) this.fail(`probe release: ${out.why}`);
+    return out.ok;
+  }
+
+  /** The claims whose answer never came, given back once in step again. */
+  private async giveBackUnsettled(): Promise<boolean> {
+    const given = await Promise.all(
+      [...this.unsettledClaims].map(async ([key, token]) => {
+        const ok = await this.giveBack(key, token, 'probe claim unanswered');
+        if (ok && this.unsettledClaims.get(key) === token) this.unsettledClaims.delete(key);
+        return ok;
+      }),
+    );
+    return !given.includes(false);
   }
 
   private ended(key: string, action: BreakerAction, reason: string): void {
@@ -383,6 +404,7 @@ export class RedisStore implements BreakerStore {
     // the ends made while away first: a live breaker pushed next may be a later trip of the same key
     const replayed = await Promise.all(sync.unsharedEnds().map(([key, end]) => this.replay(key, end)));
     if (replayed.includes(false)) return 'giving back the ends made while degraded failed';
+    if (!(await this.giveBackUnsettled())) return 'giving back the probe claims left unanswered failed';
     const pushed = await Promise.all([
       ...link.liveBreakers().map((b) => this.put(b.key, b, 'tripped', 'shared again after an outage', 'push')),
       ...link.streaks().map((s) => this.writeStreak(s.name, 'push', s.lastFailureAt ?? this.opts.clock.now(), s.seats, s.count)),

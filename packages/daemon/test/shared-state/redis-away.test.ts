@@ -1,5 +1,5 @@
 import type { StoreEvent } from '@routeplane/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type EventPredicate, isBreaker } from '../helpers/events.js';
 import { respond } from '../helpers/fake-upstream.js';
 import type { TestDaemon } from '../helpers/test-daemon.js';
@@ -128,5 +128,39 @@ describe('a probe while Redis is away', () => {
     expect(await served(d)).toBe('a/model-a');
     await d.events.take(isBreaker('cleared', 'a'));
     expect(breakerOn(d, 'credit:a')).toBeUndefined();
+  });
+});
+
+describe('a probe claim Redis answers too late', () => {
+  it('is given back once Redis answers again, so another daemon probes the seat instead of waiting out max_cooldown', async () => {
+    const team = await startTeam(redis, { count: 2, shared: { timeout_ms: 100 }, influence: { max_cooldown_secs: 3600 } });
+    cleanups.push(() => team.close());
+    const [alpha, bravo] = team.daemons as [TestDaemon, TestDaemon];
+    await allInStep(team.daemons);
+    await alpha.events.take(storeState('ok')); // the start's: the next one taken is after the stall
+    team.a.enqueue(respond.status(402));
+    expect(await served(alpha)).toBe('b/model-b');
+    expect(alpha.context.influence.probe('a')).toEqual({ ok: true, made_ready: 1 });
+    await vi.waitFor(() => expect(breakerOn(bravo, 'credit:a')?.phase).toBe('probe_ready'), { timeout: 10_000, interval: 10 });
+
+    // alpha asks for the claim while Redis is stalled: no answer within timeout_ms, so no probe;
+    // the claim script still runs when Redis wakes, and holds the claim for alpha's token
+    process.kill(redis.pid, 'SIGSTOP');
+    let stopped = true;
+    cleanups.push(() => {
+      if (stopped) process.kill(redis.pid, 'SIGCONT');
+    });
+    const seen = team.a.requests.length;
+    expect(await served(alpha)).toBe('b/model-b');
+    expect(team.a.requests.length).toBe(seen);
+    await alpha.events.take(storeState('degraded'));
+    process.kill(redis.pid, 'SIGCONT');
+    stopped = false;
+    await alpha.events.take(storeState('ok'));
+
+    // given back: bravo's next request probes seat a, and its success clears it everywhere
+    await vi.waitFor(() => expect(breakerOn(bravo, 'credit:a')?.phase).toBe('probe_ready'), { timeout: 10_000, interval: 10 });
+    expect(await served(bravo)).toBe('a/model-a');
+    for (const d of team.daemons) await d.events.take(isBreaker('cleared', 'a'));
   });
 });
