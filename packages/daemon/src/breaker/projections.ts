@@ -19,7 +19,7 @@ import type { EngineState } from './engine-state.js';
  */
 
 export function routes(s: EngineState): SnapshotRoute[] {
-  return projectRoutes(s.topology.routes, s.table.publishedBreakers(), s.topology.upstreamOf);
+  return projectRoutes(s.topology.routes, s.table.publishedBreakers(), s.topology.upstreamOf, s.store.info().state === 'ok');
 }
 
 export function seats(s: EngineState): Snapshot['seats'] {

@@ -55,6 +55,12 @@ const storeState =
   (e): e is StoreEvent =>
     e.type === 'store' && e.store.state === state;
 
+/** `ok` again after that outage (the start's own `ok` may be among the events too) */
+const okAfter =
+  (outage: StoreEvent): EventPredicate<StoreEvent> =>
+  (e): e is StoreEvent =>
+    storeState('ok')(e) && e.seq > outage.seq;
+
 async function served(d: TestDaemon): Promise<string | null> {
   const res = await d.post(CHAT, chatBody());
   await res.arrayBuffer();
@@ -92,7 +98,7 @@ describe('Redis stalled', () => {
     // a trip is written to Redis from the request path: it cannot be, and the request does not wait for it
     team.a.enqueue(respond.status(402));
     expect(await served(d)).toBe('b/model-b');
-    await d.events.take(storeState('degraded'));
+    const stall = await d.events.take(storeState('degraded'));
     expect(d.context.store.info().state).toBe('degraded');
     expect(breakerOn(d, 'credit:a')).toMatchObject({ kind: 'credit', phase: 'open' });
     for (let i = 0; i < 5; i++) expect(await served(d)).toBe('b/model-b');
@@ -100,7 +106,8 @@ describe('Redis stalled', () => {
 
     process.kill(redis.pid, 'SIGCONT');
     stopped = false;
-    await d.events.take(storeState('ok'));
+    await d.events.take(okAfter(stall));
+    expect(d.context.store.info().state).toBe('ok');
     await allInStep([d], 1);
   });
 });
@@ -115,16 +122,22 @@ describe('a probe while Redis is away', () => {
     expect(breakerOn(d, 'credit:a')?.phase).toBe('probe_ready');
 
     await redisDown();
-    await d.events.take(storeState('degraded'));
+    const outage = await d.events.take(storeState('degraded'));
     const seen = team.a.requests.length;
     for (let i = 0; i < 5; i++) expect(await served(d)).toBe('b/model-b');
     // the target was treated as still tripped: never tried, never claimed
     expect(team.a.requests.length).toBe(seen);
     expect(d.events.all(isBreaker('probe_claimed', 'a'))).toEqual([]);
     expect(breakerOn(d, 'credit:a')).toMatchObject({ phase: 'probe_ready', claimed_at: null });
+    // and the snapshot orders it as the requests do: behind, still probe-ready
+    expect(d.context.influence.routes()[0]!.chain.map((t) => [t.seat, t.state])).toEqual([
+      ['b', 'healthy'],
+      ['a', 'probe_ready'],
+    ]);
 
     await redisUp();
-    await d.events.take(storeState('ok'));
+    await d.events.take(okAfter(outage));
+    expect(d.context.influence.routes()[0]!.chain.map((t) => t.seat)).toEqual(['a', 'b']);
     expect(await served(d)).toBe('a/model-a');
     await d.events.take(isBreaker('cleared', 'a'));
     expect(breakerOn(d, 'credit:a')).toBeUndefined();
@@ -137,7 +150,6 @@ describe('a probe claim Redis answers too late', () => {
     cleanups.push(() => team.close());
     const [alpha, bravo] = team.daemons as [TestDaemon, TestDaemon];
     await allInStep(team.daemons);
-    await alpha.events.take(storeState('ok')); // the start's: the next one taken is after the stall
     team.a.enqueue(respond.status(402));
     expect(await served(alpha)).toBe('b/model-b');
     expect(alpha.context.influence.probe('a')).toEqual({ ok: true, made_ready: 1 });
@@ -153,10 +165,10 @@ describe('a probe claim Redis answers too late', () => {
     const seen = team.a.requests.length;
     expect(await served(alpha)).toBe('b/model-b');
     expect(team.a.requests.length).toBe(seen);
-    await alpha.events.take(storeState('degraded'));
+    const stall = await alpha.events.take(storeState('degraded'));
     process.kill(redis.pid, 'SIGCONT');
     stopped = false;
-    await alpha.events.take(storeState('ok'));
+    await alpha.events.take(okAfter(stall));
 
     // given back: bravo's next request probes seat a, and its success clears it everywhere
     await vi.waitFor(() => expect(breakerOn(bravo, 'credit:a')?.phase).toBe('probe_ready'), { timeout: 10_000, interval: 10 });

@@ -16,9 +16,13 @@ export function orderChain<T>(entries: readonly T[], isUsable: (entry: T) => boo
   return { ordered: front.concat(back), failOpen: false };
 }
 
-/** Foreground work may try a healthy target, and claim the probe of a probe-ready one. */
-export function usableInForeground(state: TargetState): boolean {
-  return state === 'healthy' || state === 'probe_ready';
+/**
+ * Foreground work may try a healthy target, and claim the probe of a probe-ready one — unless
+ * probes cannot be claimed: while a shared store is degraded a claim is not made, and the
+ * request treats the target as still tripped (spec/shared-state.md "When Redis is away").
+ */
+export function usableInForeground(state: TargetState, probesClaimable = true): boolean {
+  return state === 'healthy' || (probesClaimable && state === 'probe_ready');
 }
 
 /** Background work only ever goes to a target nothing holds back (spec/lanes.md). */

@@ -29,7 +29,13 @@ export interface RouteRef {
 /** seat id → its upstream (base URL without trailing `/`) */
 export type UpstreamOf = (seat: string) => string;
 
-export function projectChain(chain: readonly ChainEntryRef[], breakers: Iterable<Breaker>, upstreamOf: UpstreamOf): SnapshotTarget[] {
+/** `probesClaimable`: false while the breaker store is degraded (the snapshot's `store.state`). */
+export function projectChain(
+  chain: readonly ChainEntryRef[],
+  breakers: Iterable<Breaker>,
+  upstreamOf: UpstreamOf,
+  probesClaimable = true,
+): SnapshotTarget[] {
   const all = [...breakers];
   const entries: SnapshotTarget[] = [];
   const drained: SnapshotTarget[] = [];
@@ -42,12 +48,17 @@ export function projectChain(chain: readonly ChainEntryRef[], breakers: Iterable
     const entry: SnapshotTarget = { seat: ref.seat, model: ref.model, index: ref.index, weight: ref.weight, ...view };
     (view.state === 'drained' ? drained : entries).push(entry);
   }
-  return orderChain(entries, (e) => usableInForeground(e.state)).ordered.concat(drained);
+  return orderChain(entries, (e) => usableInForeground(e.state, probesClaimable)).ordered.concat(drained);
 }
 
-export function projectRoutes(routes: readonly RouteRef[], breakers: Iterable<Breaker>, upstreamOf: UpstreamOf): SnapshotRoute[] {
+export function projectRoutes(
+  routes: readonly RouteRef[],
+  breakers: Iterable<Breaker>,
+  upstreamOf: UpstreamOf,
+  probesClaimable = true,
+): SnapshotRoute[] {
   const all = [...breakers];
-  return routes.map((r) => ({ model: r.model, balance: r.balance, chain: projectChain(r.chain, all, upstreamOf) }));
+  return routes.map((r) => ({ model: r.model, balance: r.balance, chain: projectChain(r.chain, all, upstreamOf, probesClaimable) }));
 }
 
 /** The configured chain behind a snapshot route (its entries carry `index` and `weight`). */

@@ -63,6 +63,26 @@ describe('views', () => {
     expect(codex).toMatchObject({ failOpen: false, chain: [{ state: 'probe_ready', reasons: ['model_errors'] }] });
   });
 
+  test('while the shared store is degraded a probe cannot be claimed: probe-ready orders as tripped, and alone it fails open', () => {
+    const breakers = [
+      breaker('credit', seatSubject('work-max'), { since: NOW, until: NOW, phase: 'probe_ready' }),
+      breaker('errors', targetSubject('openrouter', 'openai/gpt-5-codex'), { since: NOW, until: NOW, phase: 'probe_ready' }),
+    ];
+    const ok = modelOf(snapshotOf({ now: NOW, breakers }));
+    expect(names(routeViews(ok)[0]!.chain)[0]).toBe('work-max/claude-sonnet-4-5');
+    expect(routeViews(ok)[2]!.failOpen).toBe(false);
+
+    const degraded = applyEvent(ok, { type: 'store', seq: 1, ts: NOW, store: { ...MEMORY_STORE, state: 'degraded' } });
+    const [sonnet, , codex] = routeViews(degraded);
+    expect(names(sonnet!.chain)).toEqual([
+      'personal-pro/claude-sonnet-4-5',
+      'openrouter/anthropic/claude-sonnet-4.5',
+      'work-max/claude-sonnet-4-5',
+    ]);
+    expect(sonnet!.chain[2]).toMatchObject({ state: 'probe_ready' });
+    expect(codex).toMatchObject({ failOpen: true, chain: [{ state: 'probe_ready' }] });
+  });
+
   test('each seat lists its own breakers, seat-wide first, then by its models; provider breakers where they apply', () => {
     const breakers = [
       breaker('errors', targetSubject('work-max', 'claude-opus-4-1'), { since: NOW }),

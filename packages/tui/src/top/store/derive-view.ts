@@ -49,8 +49,9 @@ export function routeViews(model: DaemonModel, self: string | null = null): Rout
   const upstreamOf = (seat: string) => upstreams.get(seat) ?? '';
   const breakers = [...model.breakers.values()];
   const foreign = self === null ? [] : breakers.filter((b) => (model.origins.get(b.key) ?? self) !== self);
+  const probesClaimable = model.store.state === 'ok';
   return model.routes.map((route) => {
-    const chain = projectChain(route.chain, breakers, upstreamOf);
+    const chain = projectChain(route.chain, breakers, upstreamOf, probesClaimable);
     const tried = chain.filter((e) => e.state !== 'drained');
     const from = new Map<string, string>();
     for (const e of tried) {
@@ -62,7 +63,7 @@ export function routeViews(model: DaemonModel, self: string | null = null): Rout
       route: route.model,
       balance: route.balance,
       chain,
-      failOpen: orderChain(tried, (e) => usableInForeground(e.state)).failOpen,
+      failOpen: orderChain(tried, (e) => usableInForeground(e.state, probesClaimable)).failOpen,
       from,
     };
   });
