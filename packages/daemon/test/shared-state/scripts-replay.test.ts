@@ -1,9 +1,11 @@
 import type { Breaker } from '@routeplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Connection, script } from '../../src/store/connection.js';
+import { type Connection, script } from '../../src/store/connection.js';
 import { END, PUT } from '../../src/store/lua.js';
 import { readMessage, readSharedBreaker } from '../../src/store/wire.js';
 import { startRedis, type RedisServer } from './redis-server.js';
+import { connectScripts } from './script-connection.js';
+import { seatBreaker } from '../helpers/seat-breaker.js';
 
 /**
  * The scripts' rules for an end made while Redis was away, given again once
@@ -20,18 +22,7 @@ let prefix = '';
 
 beforeAll(async () => {
   redis = await startRedis();
-  let ready!: () => void;
-  const up = new Promise<void>((r) => {
-    ready = r;
-  });
-  conn = new Connection({ tls: false, host: '127.0.0.1', port: redis.port, db: 0, username: null }, null, {
-    ready: () => {
-      if (conn.ready) ready();
-    },
-    lost: () => {},
-  });
-  conn.open();
-  await up;
+  conn = await connectScripts(redis);
 });
 afterAll(async () => {
   conn.close();
@@ -43,25 +34,7 @@ function fresh(): void {
 }
 
 function credit(over: Partial<Breaker> = {}): Breaker {
-  return {
-    key: 'credit:a',
-    kind: 'credit',
-    scope: 'seat',
-    seat: 'a',
-    upstream: null,
-    model: null,
-    phase: 'open',
-    since: NOW,
-    until: NOW + 60_000,
-    reset_at: null,
-    cooldown_ms: 60_000,
-    failed_probes: 0,
-    refused_count: 0,
-    skipped_count: 0,
-    claimed_at: null,
-    signal: null,
-    ...over,
-  };
+  return seatBreaker('credit', NOW, over);
 }
 
 async function put(b: Breaker, action: string, origin: string, mode = 'change') {

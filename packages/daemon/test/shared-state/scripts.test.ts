@@ -1,9 +1,11 @@
 import type { Breaker } from '@routeplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Connection, script } from '../../src/store/connection.js';
+import { type Connection, script } from '../../src/store/connection.js';
 import { CLAIM, END, PUT, RELEASE } from '../../src/store/lua.js';
 import { readSharedBreaker } from '../../src/store/wire.js';
 import { startRedis, type RedisServer } from './redis-server.js';
+import { connectScripts } from './script-connection.js';
+import { seatBreaker } from '../helpers/seat-breaker.js';
 
 /**
  * The Lua scripts' rules, straight against a real Redis: whatever order two
@@ -18,18 +20,7 @@ let prefix = '';
 
 beforeAll(async () => {
   redis = await startRedis();
-  let ready!: () => void;
-  const up = new Promise<void>((r) => {
-    ready = r;
-  });
-  conn = new Connection({ tls: false, host: '127.0.0.1', port: redis.port, db: 0, username: null }, null, {
-    ready: () => {
-      if (conn.ready) ready();
-    },
-    lost: () => {},
-  });
-  conn.open();
-  await up;
+  conn = await connectScripts(redis);
 });
 afterAll(async () => {
   conn.close();
@@ -43,25 +34,7 @@ function fresh(): void {
 const NOW = 1_800_000_000_000;
 
 function breaker(over: Partial<Breaker> & Pick<Breaker, 'kind'>): Breaker {
-  const seat = 'a';
-  return {
-    key: `${over.kind}:${seat}`,
-    scope: 'seat',
-    seat,
-    upstream: null,
-    model: null,
-    phase: 'open',
-    since: NOW,
-    until: NOW + 1000,
-    reset_at: null,
-    cooldown_ms: 1000,
-    failed_probes: 0,
-    refused_count: 0,
-    skipped_count: 0,
-    claimed_at: null,
-    signal: null,
-    ...over,
-  };
+  return seatBreaker(over.kind, NOW, { until: NOW + 1000, cooldown_ms: 1000, ...over });
 }
 
 async function put(b: Breaker, action: string, origin: string, opts: { refused?: number; mode?: string; token?: string } = {}) {
