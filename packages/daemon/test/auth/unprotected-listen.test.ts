@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { freePort, refused } from '../helpers/loopback-port.js';
 import { join } from 'node:path';
 import { validateConfig, type Config } from '@routeplane/shared';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -72,25 +72,6 @@ describe('a non-loopback listen without auth_token_env refuses to start', () => 
     expect((await fetch(`${daemon.url}/healthz`)).status).toBe(200);
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
 
 describe('routeplane serve refuses an unprotected or broken token config (exit 2, one line naming the key)', () => {
   beforeAll(requireBuiltCli);

@@ -5,22 +5,13 @@
  * daemon coming up, and connects to the socket the moment it first answers.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/loopback-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateConfig } from '@routeplane/shared';
 import { describe, expect, it } from 'vitest';
 import { startDaemon } from '../../src/start.js';
 import { LineClient } from '../control/line-client.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** Polls /healthz until it first answers 200 (a refused connection is just "not yet"). */
 async function firstHealthy(url: string, give: Promise<unknown>): Promise<void> {

@@ -6,7 +6,7 @@
  * same port, as a Redis restarted without persistence comes back.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/loopback-port.js';
 
 export interface RedisServer {
   readonly port: number;
@@ -80,16 +80,4 @@ function stopByPid(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
     if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
   }, 5_000);
   return exited.finally(() => clearTimeout(hard));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -1,5 +1,5 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { freePort, refused } from '../../../daemon/test/helpers/loopback-port.js';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { connectControl } from '../../src/client/control-client.js';
@@ -42,25 +42,6 @@ function serve(test: TestContext, dir: string, config: string): CliProcess {
   const p = spawnCli(['serve', '--config', config], isolatedEnv(dir, { RP_SERVE_KEY: KEY }), dir);
   test.onTestFinished(() => p.kill());
   return p;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
 }
 
 // Each case has its own HOME, socket and daemons: the cases run side by side.
