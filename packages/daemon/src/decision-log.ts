@@ -2,14 +2,16 @@ import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DaemonEvent } from '@routeplane/shared';
 import type { EventBus } from './events/bus.js';
-import { encodeLogLine, EVENT_WRITE_WINDOW_MS } from './events/event-line.js';
+import { EVENT_WRITE_WINDOW_MS, jsonOf } from './events/event-line.js';
+import { LineBuffer } from './events/line-buffer.js';
 import type { DaemonLog } from './log.js';
 
 /**
  * Appends every decision event to an NDJSON file, asynchronously: the bus
  * listener only queues a line, and one writer drains the queue in batches
  * (one write per EVENT_WRITE_WINDOW_MS at most), so no request ever waits on
- * the disk. Past `maxBytes` the file is rotated to
+ * the disk. Lines are gathered as bytes in one of two buffers, written in
+ * turn: one fills while the other is on its way to the disk. Past `maxBytes` the file is rotated to
  * `PATH.1` (replacing the previous one) and a new file started.
  *
  * A failing disk must not take routing down: write errors are logged once per
@@ -17,7 +19,10 @@ import type { DaemonLog } from './log.js';
  */
 export class DecisionLog {
   private readonly unsubscribe: () => void;
-  private queue: string[] = [];
+  /** where lines go as they come */
+  private filling = new LineBuffer();
+  /** the other buffer: empty, or being written */
+  private writing = new LineBuffer();
   private draining: Promise<void> | null = null;
   private handle: FileHandle | null = null;
   private size = 0;
@@ -35,27 +40,28 @@ export class DecisionLog {
 
   private onEvent(event: DaemonEvent): void {
     if (event.type !== 'decision' || this.closed) return;
-    this.queue.push(encodeLogLine(event));
+    this.filling.appendLine(jsonOf(event));
     this.draining ??= this.drain();
   }
 
   /** Writes queued lines until the queue is empty, one batch per window; one drain runs at a time. */
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) {
+      while (this.filling.length > 0) {
         // gather what the next few milliseconds bring into this write
         await new Promise((resolve) => setTimeout(resolve, EVENT_WRITE_WINDOW_MS));
-        const batch = this.queue.join('');
-        this.queue = [];
-        await this.write(batch);
+        const batch = this.filling;
+        this.filling = this.writing;
+        this.writing = batch;
+        await this.write(batch.view());
+        batch.clear();
       }
     } finally {
       this.draining = null;
     }
   }
 
-  private async write(text: string): Promise<void> {
-    const bytes = Buffer.from(text);
+  private async write(bytes: Buffer): Promise<void> {
     try {
       const handle = await this.fileFor(bytes.length);
       await handle.write(bytes);

@@ -35,11 +35,6 @@ export function jsonOf(event: DaemonEvent): string {
   return lastJson;
 }
 
-/** The decision log's line: the event itself, as NDJSON. */
-export function encodeLogLine(event: DaemonEvent): string {
-  return `${jsonOf(event)}\n`;
-}
-
 /** The control socket's line, `{"event": …}` — byte for byte `encodeLine({ event })`. */
 export function encodeEventLine(event: DaemonEvent): string {
   const json = jsonOf(event);
