@@ -11,8 +11,9 @@ import type { DaemonLog } from './log.js';
  * listener only queues a line, and one writer drains the queue in batches
  * (one write per EVENT_WRITE_WINDOW_MS at most), so no request ever waits on
  * the disk. Lines are gathered as bytes in one of two buffers, written in
- * turn: one fills while the other is on its way to the disk. Past `maxBytes` the file is rotated to
- * `PATH.1` (replacing the previous one) and a new file started.
+ * turn: one fills while the other is on its way to the disk. Past
+ * `maxBytes` the file is rotated to `PATH.1` (replacing the previous one)
+ * and a new file started.
  *
  * A failing disk must not take routing down: write errors are logged once per
  * failure streak and the lines dropped.

@@ -2,7 +2,7 @@
  * Lines of text gathered as UTF-8 bytes in one reusable buffer, for a
  * consumer that writes them out in batches (the decision log). Joining the
  * lines into one string per batch made a string of every decision of the
- * batch — past V8's large-object size at a few thousand requests a second —
+ * batch — past V8's large-object size at ten thousand requests a second —
  * that lived through the write and so was promoted to the old generation by
  * any scavenge meeting it: each request's decision then cost a full
  * collection's work later. Bytes written into a buffer that lives as long as
