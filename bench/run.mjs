@@ -8,9 +8,10 @@
 //   pnpm bench --profile          daemon only, under --cpu-prof; prints where time goes
 //                                 (--cells LIST: those workloads, e.g. claude-code-16,200k-json-16; --compare DIST: that build;
 //                                  --allocations: bytes allocated per request by function instead of CPU time)
-//   pnpm bench --ab usage|spread|bare|DIST   two proxies side by side, cell by cell in A B B A B A A B rounds:
+//   pnpm bench --ab usage|spread|bare|commit:REV|DIST   two proxies side by side, cell by cell in A B B A B A A B rounds:
 //                                 the daemon against one without the usage tap and metrics, against its
-//                                 Claude Code route ordered instead of spread, the bare proxy, or the build in DIST
+//                                 Claude Code route ordered instead of spread, the bare proxy, the daemon as it was
+//                                 at commit REV (built into packages/daemon/dist-SHA first), or the build in DIST
 //                                 (--cells LIST, default 2k-sse-16,200k-sse-16,claude-code-16)
 //   pnpm bench --clients          bare proxies over node:http, undici.request and undici.dispatch vs the daemon
 //                                 (--targets direct,bare,undici-request,undici-dispatch,daemon: only those;
@@ -32,6 +33,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { abRounds, cellLabel, parseCellName, renderAb } from './lib/ab.mjs';
+import { buildCommit } from './lib/build-commit.mjs';
 import { AGENTS, writeBodies, FAMILIES } from './lib/bodies.mjs';
 import { measureFirstChunk } from './lib/first-chunk.mjs';
 import { computeGoals } from './lib/goals.mjs';
@@ -89,7 +91,7 @@ function parseArgs(argv) {
     } else throw new Error(`bench: unknown option ${a} (try --help)`);
   }
   if (!(opts.seconds >= 1 && opts.seconds <= 30)) throw new Error('bench: --seconds must be between 1 and 30');
-  if (opts.ab === '') throw new Error('bench: --ab needs usage, spread or a build directory');
+  if (opts.ab === '') throw new Error('bench: --ab needs usage, spread, bare, commit:REV or a build directory');
   opts.cells = opts.cells?.map((name) => parseCellName(name, AGENTS));
   return opts;
 }
@@ -354,6 +356,11 @@ function abKind(kind) {
     return { names: { a: 'with usage', b: `without ${kind.slice(6)}` }, b: { dist: null, env: { BENCH_NO_USAGE: kind.slice(6) } } };
   if (kind === 'spread') return { names: { a: 'spread', b: 'ordered' }, b: { dist: null, env: { BENCH_BALANCE: 'ordered' } } };
   if (kind === 'bare') return { names: { a: 'daemon', b: 'bare proxy' }, b: 'bare' };
+  if (kind.startsWith('commit:')) {
+    log(`building the daemon of ${kind.slice(7)}…`);
+    const { sha, dist } = buildCommit(root, kind.slice(7));
+    return { names: { a: 'current', b: `commit ${sha}` }, b: { dist, env: {} } };
+  }
   return { names: { a: 'current', b: relative(root, resolve(kind)) }, b: { dist: resolve(kind), env: {} } };
 }
 
