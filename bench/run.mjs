@@ -602,7 +602,7 @@ async function compareClients(upstream, scriptFor) {
   const wanted = (name) => !opts.targets || opts.targets.includes(name);
   const targets = {};
   if (wanted('direct')) targets.direct = { url: upstream, child: null };
-  for (const kind of ['http', 'undici-request', 'undici-dispatch']) {
+  for (const kind of ['http', 'http-buffered', 'undici-request', 'undici-dispatch']) {
     if (!wanted(kind === 'http' ? 'bare' : kind)) continue;
     const child = track(
       await startChild(`bare proxy (${kind})`, join(here, 'lib/bare-proxy.mjs'), {

@@ -4,6 +4,7 @@
 //
 // BENCH_CLIENT picks the upstream client (default `http`, the limit in RESULTS.md):
 //   http             node:http with a keep-alive agent
+//   http-buffered    the same, but the agent's body is read whole before it goes up (as the daemon must hold it)
 //   undici-request   undici Agent.request (promise + Readable body), as the daemon uses now
 //   undici-dispatch  undici Agent.dispatch with a handler (no stream, no promise)
 import http from 'node:http';
@@ -32,7 +33,7 @@ function endToEnd(headers) {
   return out;
 }
 
-function viaNodeHttp() {
+function viaNodeHttp({ buffered = false } = {}) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 1024 });
   const handler = (req, res) => {
     const headers = endToEnd(req.headers);
@@ -51,7 +52,8 @@ function viaNodeHttp() {
     res.on('close', () => {
       if (!res.writableFinished) out.destroy();
     });
-    req.pipe(out);
+    if (buffered) readBody(req, (body) => out.end(body));
+    else req.pipe(out);
   };
   return { handler, close: () => agent.destroy() };
 }
@@ -136,8 +138,14 @@ function viaUndiciDispatch() {
   return { handler, close: () => agent.destroy() };
 }
 
-const client =
-  clientKind === 'undici-request' ? viaUndiciRequest() : clientKind === 'undici-dispatch' ? viaUndiciDispatch() : viaNodeHttp();
+const clients = {
+  http: () => viaNodeHttp(),
+  'http-buffered': () => viaNodeHttp({ buffered: true }),
+  'undici-request': viaUndiciRequest,
+  'undici-dispatch': viaUndiciDispatch,
+};
+if (!Object.hasOwn(clients, clientKind)) throw new Error(`BENCH_CLIENT: unknown client ${clientKind} (${Object.keys(clients).join(', ')})`);
+const client = clients[clientKind]();
 const server = http.createServer(client.handler);
 server.keepAliveTimeout = 120_000;
 server.headersTimeout = 121_000;

@@ -12,6 +12,7 @@ const THROUGH = {
   bare: 'bare node:http proxy',
   'undici-request': 'bare proxy over undici.request',
   'undici-dispatch': 'bare proxy over undici.dispatch',
+  'http-buffered': 'bare node:http proxy holding the body',
   daemon: 'routeplane daemon',
 };
 
