@@ -7,7 +7,8 @@
 //              [--baseline FILE]  the RESULTS.md to compare with (default: bench/RESULTS.md as it was before the run)
 //   pnpm bench --profile          daemon only, under --cpu-prof; prints where time goes
 //                                 (--cells LIST: those workloads, e.g. claude-code-16,200k-json-16; --compare DIST: that build;
-//                                  --allocations: bytes allocated per request by function instead of CPU time)
+//                                  --allocations: bytes allocated per request by function instead of CPU time;
+//                                  --survivors with it: only what outlived a scavenge, i.e. what was promoted)
 //   pnpm bench --ab usage|spread|bare|commit:REV|DIST   two proxies side by side, cell by cell in A B B A B A A B rounds:
 //                                 the daemon against one without the usage tap and metrics, against its
 //                                 Claude Code route ordered instead of spread, the bare proxy, the daemon as it was
@@ -23,6 +24,8 @@
 //                                 cell each (--cells, default claude-code-256), memoryUsage() sampled every 50 ms;
 //                                 --node-flags "--trace-gc": node flags for the daemons (a diagnosis, not a setting);
 //                                 --targets bare,daemon,daemon-no-usage: which (default bare,daemon); --rounds N (3)
+//                                 --snapshot: a heap snapshot of each target 2 s into its first round (kept with --keep);
+//                                 BENCH_CLIENT=http-buffered|undici-request|undici-dispatch: the bare proxy's client
 //   pnpm bench --shared           only the shared-state figures (three daemons on one Redis: convergence,
 //                                 the success path with the Redis store, Redis killed under load)
 //
@@ -72,6 +75,7 @@ function parseArgs(argv) {
     else if (a === '--rounds') opts.rounds = Number(argv[++i]);
     else if (a === '--snapshot') opts.snapshot = true;
     else if (a === '--allocations') opts.allocations = true;
+    else if (a === '--survivors') opts.survivors = true;
     else if (a === '--node-flags') opts.nodeFlags = (argv[++i] ?? '').split(' ').filter(Boolean);
     else if (a === '--subscribers') opts.subscribers = Number(argv[++i]);
     else if (a === '--keep') opts.keep = true;
@@ -574,7 +578,7 @@ async function profile(upstream, scriptFor) {
     const target = { url: proxy.ready.url, child: proxy };
     await runCell(target, script, c, 2); // warm-up
     const what = opts.allocations ? 'allocations' : 'profile';
-    await proxy.ask(`${what}-start`);
+    await proxy.ask(`${what}-start`, opts.survivors ? { survivors: true } : {});
     const threadsBefore = threadTimes(proxy.pid);
     const r = await runCell(target, script, c, seconds);
     const threads = threadDelta(threadsBefore, threadTimes(proxy.pid));
@@ -592,7 +596,10 @@ async function profile(upstream, scriptFor) {
     const summary = opts.allocations
       ? summariseAllocations(file, root, r.requests)
       : summariseProfiles(profileDir, root, { requests: r.requests });
-    out.push(`# ${label}\n(profile: ${profileDir})\n\nCPU µs per request by thread (/proc, 10 ms ticks): ${byThread}\n\n${summary}`);
+    const scope = opts.allocations && opts.survivors ? 'Only what outlived a scavenge (promoted, or alive at the end).\n\n' : '';
+    out.push(
+      `# ${label}\n(profile: ${profileDir})\n\nCPU µs per request by thread (/proc, 10 ms ticks): ${byThread}\n\n${scope}${summary}`,
+    );
   }
   process.stdout.write(out.join('\n\n'));
 }
@@ -746,7 +753,7 @@ async function memoryOnly(upstream, scriptFor) {
         const script = scriptFor(cell.family, cell.stream, cell.kb);
         await runCell(target, script, cell.c, 2);
         const liveAtMs = opts.nodeFlags?.includes('--expose-gc') ? (matrix.seconds * 1000) / 2 : null;
-        const snapshotAt = opts.snapshot && round === 0 && name !== 'bare' ? join(dir, `${name.replace(/\W+/g, '-')}.heapsnapshot`) : null;
+        const snapshotAt = opts.snapshot && round === 0 ? join(dir, `${name.replace(/\W+/g, '-')}.heapsnapshot`) : null;
         const {
           result: r,
           peak,
@@ -756,7 +763,11 @@ async function memoryOnly(upstream, scriptFor) {
         if (snapshotAt) log(`  heap snapshot: ${snapshotAt}`);
         seen[name].push({ ...peak, hwm: r.peakRssMB, cpu: r.cpuUsPerReq });
         log(
-          `  ${cellLabel(cell)} ${name}: ${Math.round(r.cpuUsPerReq)} µs/req, VmHWM ${f(r.peakRssMB)} MB, rss ${f(peak.rss)}, heap ${f(peak.heapTotal)}, external ${f(peak.external)}, arrayBuffers ${f(peak.arrayBuffers)} (at the RSS peak: new space ${f((spacesAtPeak?.new_space ?? 0) / 2 ** 20)}, old space ${f((spacesAtPeak?.old_space ?? 0) / 2 ** 20)})${live ? `; live after a forced GC: heap ${f(live.heapUsed)}, arrayBuffers ${f(live.arrayBuffers)}` : ''}`,
+          `  ${cellLabel(cell)} ${name}: ${Math.round(r.cpuUsPerReq)} µs/req, VmHWM ${f(r.peakRssMB)} MB, rss ${f(peak.rss)}, heap ${f(peak.heapTotal)}, external ${f(peak.external)}, arrayBuffers ${f(peak.arrayBuffers)} (heap spaces at the RSS peak: ${Object.entries(
+            spacesAtPeak ?? {},
+          )
+            .map(([space, bytes]) => `${space.replace(/_space$/, '')} ${f(bytes / 2 ** 20)}`)
+            .join(', ')})${live ? `; live after a forced GC: heap ${f(live.heapUsed)}, arrayBuffers ${f(live.arrayBuffers)}` : ''}`,
         );
         await child.stop();
       }

@@ -57,9 +57,10 @@ export function answerUsage(stop) {
       profiler.connect();
       post('HeapProfiler.startSampling', {
         samplingInterval: msg.intervalBytes ?? 16_384,
-        // every allocation, not only what is still alive when sampling stops
+        // every allocation, not only what is still alive when sampling stops; `survivors`: not what a
+        // scavenge freed, so what is left is what outlived one and was promoted (or is still alive)
         includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: true,
+        includeObjectsCollectedByMinorGC: !msg.survivors,
       })
         .then(() => reply(msg, {}))
         .catch((err) => failed(msg, err));
