@@ -96,6 +96,7 @@ function parseArgs(argv) {
   }
   if (!(opts.seconds >= 1 && opts.seconds <= 30)) throw new Error('bench: --seconds must be between 1 and 30');
   if (opts.ab === '') throw new Error('bench: --ab needs usage, spread, bare, commit:REV or a build directory');
+  if (opts.survivors && !(opts.profile && opts.allocations)) throw new Error('bench: --survivors goes with --profile --allocations');
   opts.cells = opts.cells?.map((name) => parseCellName(name, AGENTS));
   return opts;
 }
