@@ -144,7 +144,12 @@ const clients = {
   'undici-request': viaUndiciRequest,
   'undici-dispatch': viaUndiciDispatch,
 };
-if (!Object.hasOwn(clients, clientKind)) throw new Error(`BENCH_CLIENT: unknown client ${clientKind} (${Object.keys(clients).join(', ')})`);
+if (!Object.hasOwn(clients, clientKind)) {
+  const message = `BENCH_CLIENT: unknown client ${clientKind} (${Object.keys(clients).join(', ')})`;
+  // the parent prints it as the reason; exit once it is sent
+  await new Promise((resolve) => process.send({ type: 'failed', message }, resolve));
+  process.exit(1);
+}
 const client = clients[clientKind]();
 const server = http.createServer(client.handler);
 server.keepAliveTimeout = 120_000;
