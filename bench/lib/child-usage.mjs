@@ -27,6 +27,16 @@ export function answerUsage(stop) {
     new Promise((resolve, reject) => profiler.post(method, params, (err, result) => (err ? reject(err) : resolve(result))));
   const reply = (msg, extra) => process.send({ type: msg.type, id: msg.id, ...extra });
   const failed = (msg, err) => process.send({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });
+  /** Stops the CPU or heap profiler and writes what it recorded to `msg.file`. */
+  const stopInto = (msg, method) =>
+    post(method)
+      .then(({ profile }) => {
+        writeFileSync(msg.file, JSON.stringify(profile));
+        profiler.disconnect();
+        profiler = null;
+        reply(msg, {});
+      })
+      .catch((err) => failed(msg, err));
   process.on('message', (msg) => {
     if (msg?.type === 'usage') {
       if (msg.gc) globalThis.gc?.(); // a live-heap figure, when the child runs with --expose-gc
@@ -43,14 +53,7 @@ export function answerUsage(stop) {
         .then(() => reply(msg, {}))
         .catch((err) => failed(msg, err));
     } else if (msg?.type === 'profile-stop') {
-      post('Profiler.stop')
-        .then(({ profile }) => {
-          writeFileSync(msg.file, JSON.stringify(profile));
-          profiler.disconnect();
-          profiler = null;
-          reply(msg, {});
-        })
-        .catch((err) => failed(msg, err));
+      stopInto(msg, 'Profiler.stop');
     } else if (msg?.type === 'allocations-start') {
       // V8's sampling heap profiler: where the bytes a cell allocates come from (pnpm bench --profile --allocations)
       profiler = new Session();
@@ -65,14 +68,7 @@ export function answerUsage(stop) {
         .then(() => reply(msg, {}))
         .catch((err) => failed(msg, err));
     } else if (msg?.type === 'allocations-stop') {
-      post('HeapProfiler.stopSampling')
-        .then(({ profile }) => {
-          writeFileSync(msg.file, JSON.stringify(profile));
-          profiler.disconnect();
-          profiler = null;
-          reply(msg, {});
-        })
-        .catch((err) => failed(msg, err));
+      stopInto(msg, 'HeapProfiler.stopSampling');
     } else if (msg?.type === 'heap-snapshot') {
       // a diagnosis of where memory goes (pnpm bench --memory --snapshot); pauses the process for seconds
       reply(msg, { file: writeHeapSnapshot(msg.file) });
