@@ -55,7 +55,8 @@ function launch(port: number, password: string | undefined): Promise<ChildProces
       reject(err);
     }
     child.once('error', (err) => fail(new Error(`cannot start redis-server (is it installed?): ${err.message}`)));
-    child.once('exit', (code) => fail(new Error(`redis-server exited (${code}) before it was ready: ${out.slice(-500)}`)));
+    const exitedEarly = (code: number | null) => fail(new Error(`redis-server exited (${code}) before it was ready: ${out.slice(-500)}`));
+    child.once('exit', exitedEarly);
     child.stderr?.on('data', (b: Buffer) => {
       out += b.toString();
     });
@@ -63,7 +64,8 @@ function launch(port: number, password: string | undefined): Promise<ChildProces
       out += b.toString();
       if (!out.includes('Ready to accept connections')) return;
       clearTimeout(timer);
-      child.removeAllListeners('exit');
+      // only the start's own listener: the one that forgets `orphan` must stay, or every start leaks one on `process`
+      child.off('exit', exitedEarly);
       // keep draining its log so the pipe never fills
       child.stdout?.removeAllListeners('data');
       child.stdout?.resume();
