@@ -113,6 +113,11 @@ export class BreakerSync {
     this.order.answered(key, change);
   }
 
+  /** The write to `key` failed: what waited behind it is not applied (ordered.ts `failed`). */
+  failed(key: string): void {
+    this.order.failed(key);
+  }
+
   offer(key: string, change: SharedChange): void {
     this.order.offer(key, change);
   }

@@ -22,7 +22,7 @@ export class Ordered<T extends { readonly rev: number }> {
     this.slot(id).pending++;
   }
 
-  /** The write's answer: the shared copy after it, or null (nothing kept, or the write failed). */
+  /** The write's answer: the shared copy after it, or null when it kept nothing. */
   answered(id: string, value: T | null): void {
     const slot = this.slot(id);
     slot.pending = Math.max(0, slot.pending - 1);
@@ -32,6 +32,19 @@ export class Ordered<T extends { readonly rev: number }> {
       slot.deferred = null;
       this.offer(id, deferred);
     }
+  }
+
+  /**
+   * The write got no answer, or an error: Redis may not hold the change, so a
+   * copy held back behind it may be older than what this daemon holds, and
+   * applying it would undo the local change (a probe made ready, a reset) for
+   * as long as Redis stays away. It is dropped: getting back in step reads
+   * the whole shared state again.
+   */
+  failed(id: string): void {
+    const slot = this.slot(id);
+    slot.pending = Math.max(0, slot.pending - 1);
+    slot.deferred = null;
   }
 
   /** A copy from the channel or a full read. */

@@ -161,18 +161,13 @@ export class RedisStore implements BreakerStore {
     sync.sent(key);
     return this.connection.run(SCRIPTS.claim, args, this.opts.shared.timeout_ms).then((out) => {
       if (!out.ok) {
-        sync.answered(key, null);
+        sync.failed(key);
         this.unsettledClaims.set(key, token);
         this.fail(`probe claim: ${out.why}`);
         return false;
       }
       const [got, raw] = out.value as [number, string];
-      const shared = raw === '' ? null : readSharedBreaker(raw);
-      const reason = got === 1 ? 'probe claimed' : 'probe claimed elsewhere';
-      sync.answered(
-        key,
-        shared === null ? null : { rev: shared.rev, breaker: shared.breaker, action: null, reason, origin: shared.origin },
-      );
+      sync.answered(key, answeredCopy(raw, got === 1 ? 'probe claimed' : 'probe claimed elsewhere'));
       if (got === 1) {
         this.claims.set(key, token);
         return true;
@@ -239,9 +234,13 @@ export class RedisStore implements BreakerStore {
     const args = [this.prefix, key, end.action, end.reason, this.opts.daemonId, String(end.since), 'replay'];
     sync.sent(key);
     const out = await this.connection.run(SCRIPTS.end, args, BACKGROUND_DEADLINE_MS);
-    sync.answered(key, null);
-    if (!out.ok) this.fail(`giving back an end made while degraded: ${out.why}`);
-    return out.ok;
+    if (out.ok) {
+      sync.answered(key, null);
+      return true;
+    }
+    sync.failed(key);
+    this.fail(`giving back an end made while degraded: ${out.why}`);
+    return false;
   }
 
   /** A claim given back by its token: only the holder's counts, so one that never landed changes nothing. */
@@ -252,10 +251,13 @@ export class RedisStore implements BreakerStore {
     const args = [this.prefix, key, token, this.opts.daemonId, reason, String(this.opts.clock.now()), String(maxCooldownMs)];
     sync.sent(key);
     const out = await this.connection.run(SCRIPTS.release, args, this.opts.shared.timeout_ms);
-    const shared = out.ok && typeof out.value === 'string' && out.value !== '' ? readSharedBreaker(out.value) : null;
-    sync.answered(key, shared === null ? null : { rev: shared.rev, breaker: shared.breaker, action: null, reason, origin: shared.origin });
-    if (!out.ok) this.fail(`probe release: ${out.why}`);
-    return out.ok;
+    if (!out.ok) {
+      sync.failed(key);
+      this.fail(`probe release: ${out.why}`);
+      return false;
+    }
+    sync.answered(key, answeredCopy(out.value, reason));
+    return true;
   }
 
   /** The claims whose answer never came, given back once in step again. */
@@ -281,8 +283,8 @@ export class RedisStore implements BreakerStore {
     void this.connection
       .run(SCRIPTS.end, [this.prefix, key, action, reason, this.opts.daemonId, since], this.opts.shared.timeout_ms)
       .then((out) => {
-        sync.answered(key, null);
-        if (out.ok) return;
+        if (out.ok) return sync.answered(key, null);
+        sync.failed(key);
         if (action === 'cleared' || action === 'reset') sync.endedUnshared(key, action, reason);
         this.fail(`writing a breaker: ${out.why}`);
       });
@@ -308,12 +310,13 @@ export class RedisStore implements BreakerStore {
     sync.sent(key);
     const deadline = mode === 'push' ? BACKGROUND_DEADLINE_MS : this.opts.shared.timeout_ms;
     const out = await this.connection.run(SCRIPTS.put, args, deadline);
-    const shared = out.ok && typeof out.value === 'string' && out.value !== '' ? readSharedBreaker(out.value) : null;
-    const change: SharedChange | null =
-      shared === null ? null : { rev: shared.rev, breaker: shared.breaker, action: null, reason, origin: shared.origin };
-    sync.answered(key, change);
-    if (!out.ok) this.fail(`writing a breaker: ${out.why}`);
-    return out.ok;
+    if (!out.ok) {
+      sync.failed(key);
+      this.fail(`writing a breaker: ${out.why}`);
+      return false;
+    }
+    sync.answered(key, answeredCopy(out.value, reason));
+    return true;
   }
 
   private async writeStreak(name: string, mode: 'fail' | 'reset' | 'push', at: number, seats: string[], count: number): Promise<boolean> {
@@ -322,9 +325,13 @@ export class RedisStore implements BreakerStore {
     this.streakOrder.sent(name);
     const deadline = mode === 'push' ? BACKGROUND_DEADLINE_MS : this.opts.shared.timeout_ms;
     const out = await this.connection.run(SCRIPTS.streak, args, deadline);
-    this.streakOrder.answered(name, out.ok && typeof out.value === 'string' && out.value !== '' ? readSharedStreak(out.value) : null);
-    if (!out.ok) this.fail(`writing a streak: ${out.why}`);
-    return out.ok;
+    if (!out.ok) {
+      this.streakOrder.failed(name);
+      this.fail(`writing a streak: ${out.why}`);
+      return false;
+    }
+    this.streakOrder.answered(name, typeof out.value === 'string' && out.value !== '' ? readSharedStreak(out.value) : null);
+    return true;
   }
 
   // ── reading ─────────────────────────────────────────────────────────────
@@ -442,4 +449,10 @@ export class RedisStore implements BreakerStore {
     const l = this.link?.limits() ?? { maxCooldownMs: 900_000, windowMs: 300_000 };
     return { maxCooldownMs: Math.ceil(l.maxCooldownMs), windowMs: l.windowMs };
   }
+}
+
+/** The shared copy a script answers with (empty: it kept none), as the change it is to this daemon. */
+function answeredCopy(value: unknown, reason: string): SharedChange | null {
+  const shared = typeof value === 'string' && value !== '' ? readSharedBreaker(value) : null;
+  return shared === null ? null : { rev: shared.rev, breaker: shared.breaker, action: null, reason, origin: shared.origin };
 }
