@@ -60,15 +60,25 @@ export class TmuxSession {
     return this.tmux('capture-pane', '-p', '-t', this.name);
   }
 
-  /** Polls the screen until `expect` holds, up to `timeoutMs`. */
+  /**
+   * Polls the screen until `expect` holds on two captures in a row that are
+   * the same, up to `timeoutMs`. A frame larger than the terminal's read
+   * buffer reaches tmux in pieces, so one capture can show the top of a new
+   * frame over lines not yet drawn; a screen that held still is whole, and
+   * what the caller reads next in it is there.
+   */
   async waitFor(expect: string | RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
     const test = typeof expect === 'function' ? expect : (s: string) => (typeof expect === 'string' ? s.includes(expect) : expect.test(s));
     const deadline = Date.now() + timeoutMs;
+    let matched: string | null = null;
     for (;;) {
       const screen = this.capture();
-      if (test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`screen never showed ${String(expect)}; it shows:\n${screen}`);
-      await new Promise((ok) => setTimeout(ok, 50));
+      if (test(screen)) {
+        if (screen === matched) return screen;
+        matched = screen;
+      } else matched = null;
+      if (Date.now() > deadline) throw new Error(`screen never showed ${String(expect)} (twice the same); it shows:\n${screen}`);
+      await new Promise((ok) => setTimeout(ok, matched === null ? 50 : 20));
     }
   }
 
