@@ -158,8 +158,9 @@ return cjson.encode(env)
  * keeps it.
  * ARGV: prefix, key, action, reason, origin, since of the ended breaker or '',
  * mode ('' | 'replay').
- * Returns 1 when it published the end, 0 when a newer trip stands (or, when
- * replayed, nothing was there).
+ * Returns the revision of the end it published, or 0 when a newer trip stands
+ * (or, when replayed, nothing was there): the writer orders its own end among
+ * the copies it hears, as it does a PUT's answer.
  */
 export const END = `${COMMON}
 local key = ARGV[2]
@@ -179,7 +180,7 @@ redis.call('SREM', P .. 'breakers', key)
 local msg = { t = 'b', k = key, a = action, r = reason, o = origin, v = nextRev(), b = NULL }
 if replay then msg.s = since end
 publish(msg)
-return 1
+return msg.v
 `;
 
 /**

@@ -235,7 +235,7 @@ export class RedisStore implements BreakerStore {
     sync.sent(key);
     const out = await this.connection.run(SCRIPTS.end, args, BACKGROUND_DEADLINE_MS);
     if (out.ok) {
-      sync.answered(key, null);
+      sync.answered(key, endAnswer(out.value, end.action, end.reason, this.opts.daemonId, end.since));
       return true;
     }
     sync.failed(key);
@@ -278,12 +278,13 @@ export class RedisStore implements BreakerStore {
     sync.outgoing(key, null);
     // a rate limit's deadline passed: every daemon sees that by its own clock, and the key expired with it
     if (action === 'cleared' && key.startsWith('rate_limit:')) return;
-    const since = action === 'reset' ? '' : String(sync.sinceOf(key) ?? '');
+    const ended = sync.sinceOf(key);
+    const since = action === 'reset' ? '' : String(ended ?? '');
     sync.sent(key);
     void this.connection
       .run(SCRIPTS.end, [this.prefix, key, action, reason, this.opts.daemonId, since], this.opts.shared.timeout_ms)
       .then((out) => {
-        if (out.ok) return sync.answered(key, null);
+        if (out.ok) return sync.answered(key, endAnswer(out.value, action, reason, this.opts.daemonId, ended));
         sync.failed(key);
         if (action === 'cleared' || action === 'reset') sync.endedUnshared(key, action, reason);
         this.fail(`writing a breaker: ${out.why}`);
@@ -455,4 +456,13 @@ export class RedisStore implements BreakerStore {
 function answeredCopy(value: unknown, reason: string): SharedChange | null {
   const shared = typeof value === 'string' && value !== '' ? readSharedBreaker(value) : null;
   return shared === null ? null : { rev: shared.rev, breaker: shared.breaker, action: null, reason, origin: shared.origin };
+}
+
+/**
+ * The end a script published (its revision), as the change it is to this
+ * daemon; null when nothing was ended. Carries the ended trip's time, so a
+ * later trip made here meanwhile stands (breaker-sync.ts `apply`).
+ */
+function endAnswer(value: unknown, action: BreakerAction, reason: string, origin: string, endedSince: number | null): SharedChange | null {
+  return typeof value === 'number' && value > 0 ? { rev: value, breaker: null, action, reason, origin, endedSince } : null;
 }

@@ -134,3 +134,24 @@ describe('BreakerSync when Redis goes away with writes out', () => {
     expect(table.get(KEY)).toMatchObject({ phase: 'probing', claimed_at: 2_100 });
   });
 });
+
+describe('BreakerSync when an end is answered', () => {
+  const KEY = 'credit:a';
+  const open = seatBreaker('credit', 1_000);
+
+  it('a reset right after a trip is not undone by the trip’s answer arriving behind it', () => {
+    const { link, table, installed } = fakeEngine();
+    const sync = new BreakerSync(link, () => {});
+    table.set(KEY, open);
+    sync.outgoing(KEY, open);
+    sync.sent(KEY);
+    // reset before the trip's write was answered
+    table.delete(KEY);
+    sync.outgoing(KEY, null);
+    sync.sent(KEY);
+    sync.answered(KEY, copy(1, open));
+    sync.answered(KEY, { rev: 2, breaker: null, action: 'reset', reason: 'reset by hand', origin: 'this' });
+    expect(table.has(KEY)).toBe(false);
+    expect(installed).toEqual([]);
+  });
+});

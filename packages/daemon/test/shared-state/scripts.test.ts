@@ -148,7 +148,7 @@ describe('ends', () => {
     await put(breaker({ kind: 'credit', since: NOW + 5_000, until: NOW + 6_000 }), 'tripped', 'bravo');
     expect(await run(END, ['credit:a', 'cleared', 'success', 'alpha', String(NOW)])).toBe(0);
     expect(await conn.commands.exists(`${prefix}b:credit:a`)).toBe(1);
-    expect(await run(END, ['credit:a', 'reset', 'reset', 'alpha', ''])).toBe(1);
+    expect(await run(END, ['credit:a', 'reset', 'reset', 'alpha', ''])).toBeGreaterThan(0);
     expect(await conn.commands.exists(`${prefix}b:credit:a`)).toBe(0);
   });
 });
