@@ -10,10 +10,11 @@ import type { BreakerEvent, DecisionEvent } from '@routeplane/shared';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 // Speed 3 plays one loop and the start of the next in 21 s. Faster, the shortest troubles
-// (the 529 burst: 6 scenario seconds, three sonnet requests needed) last so little real time
-// that a starved machine can send too few requests into them. Twice the default agents send
-// twice the requests into it: with the default 12, the third 529 came 1.1 of the burst's 2 real
-// seconds in on a quiet machine, and too late about once in six runs of the whole suite.
+// (the 529 burst: 8 scenario seconds, three sonnet requests needed after the streams in flight
+// have finished) last so little real time that a starved machine can send too few requests into
+// them. Twice the default agents send twice the requests into it: with the default 12 and a burst
+// of 6 scenario seconds, the third 529 came 1.1 of its 2 real seconds in on a quiet machine, and
+// too late about once in six runs of the whole suite.
 const RUN_SECONDS = 21;
 const SPEED = 3;
 const AGENTS = 24;
