@@ -255,7 +255,10 @@ return ''
  * more failure (a gap longer than the window restarts the count); 'reset'
  * ends the streak (a success); 'push' merges a local streak after an outage.
  * ARGV: prefix, name, mode, at (ms), seats JSON array, count, window ms, origin.
- * Returns the streak after the change as JSON ({n, c, l, s}), or ''.
+ * Returns the streak after the change as JSON ({n, c, l, s, v}), a reset as
+ * one with count 0 and the reset's revision (so the writer orders it among
+ * the copies it hears, and an older count cannot follow it), or '' when
+ * nothing changed.
  */
 export const STREAK = `${COMMON}
 local name = ARGV[2]
@@ -269,8 +272,9 @@ local k = P .. 's:' .. name
 if mode == 'reset' then
   if redis.call('DEL', k) == 0 then return '' end
   redis.call('SREM', P .. 'streaks', name)
-  publish({ t = 's', n = name, c = 0, l = NULL, s = {}, o = origin, v = nextRev() })
-  return ''
+  local ended = { n = name, c = 0, l = NULL, s = {}, v = nextRev() }
+  publish({ t = 's', n = name, c = 0, l = NULL, s = {}, o = origin, v = ended.v })
+  return cjson.encode(ended)
 end
 local raw = redis.call('GET', k)
 local s = { n = name, c = 0, l = at, s = {} }

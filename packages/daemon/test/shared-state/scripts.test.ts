@@ -1,8 +1,8 @@
 import type { Breaker } from '@routeplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connection, script } from '../../src/store/connection.js';
-import { CLAIM, END, PUT, RELEASE } from '../../src/store/lua.js';
-import { readSharedBreaker } from '../../src/store/wire.js';
+import { CLAIM, END, PUT, RELEASE, STREAK } from '../../src/store/lua.js';
+import { readSharedBreaker, readSharedStreak } from '../../src/store/wire.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 import { connectScripts } from './script-connection.js';
 import { seatBreaker } from '../helpers/seat-breaker.js';
@@ -150,6 +150,25 @@ describe('ends', () => {
     expect(await conn.commands.exists(`${prefix}b:credit:a`)).toBe(1);
     expect(await run(END, ['credit:a', 'reset', 'reset', 'alpha', ''])).toBeGreaterThan(0);
     expect(await conn.commands.exists(`${prefix}b:credit:a`)).toBe(0);
+  });
+});
+
+describe('streaks', () => {
+  const WINDOW = 300_000;
+  const streak = (mode: 'fail' | 'reset', at: number) =>
+    run(STREAK, ['gpt-5', mode, String(at), JSON.stringify(mode === 'fail' ? ['a'] : []), '0', String(WINDOW), 'alpha']);
+
+  it('count failures in a row; a reset answers with count 0 at a later revision, so the count before it cannot follow it', async () => {
+    fresh();
+    await streak('fail', NOW);
+    const second = readSharedStreak((await streak('fail', NOW + 1_000)) as string);
+    expect(second).toMatchObject({ name: 'gpt-5', count: 2, lastFailureAt: NOW + 1_000, seats: ['a'] });
+    const reset = readSharedStreak((await streak('reset', NOW + 2_000)) as string);
+    expect(reset).toMatchObject({ name: 'gpt-5', count: 0, lastFailureAt: null, seats: [] });
+    expect(reset!.rev).toBeGreaterThan(second!.rev);
+    expect(await conn.commands.exists(`${prefix}s:gpt-5`)).toBe(0);
+    // nothing left to reset: nothing changes, nothing to order
+    expect(await streak('reset', NOW + 3_000)).toBe('');
   });
 });
 
