@@ -85,21 +85,25 @@ function fakeEngine(): { link: EngineLink; table: Map<string, Breaker>; installe
 
 const copy = (rev: number, breaker: Breaker | null): SharedChange => ({ rev, breaker, action: null, reason: 'shared', origin: 'other' });
 
-describe('BreakerSync when Redis goes away with writes out', () => {
-  const KEY = 'credit:a';
-  const open = seatBreaker('credit', 1_000);
-  const ready = { ...open, phase: 'probe_ready' as const, until: 2_000 };
+const KEY = 'credit:a';
+const open = seatBreaker('credit', 1_000);
+const ready = { ...open, phase: 'probe_ready' as const, until: 2_000 };
 
+/** A change made here (null: the breaker ended), and its write going out, as redis-store.ts does it. */
+function changeHere(sync: BreakerSync, table: Map<string, Breaker>, b: Breaker | null): void {
+  if (b === null) table.delete(KEY);
+  else table.set(KEY, b);
+  sync.outgoing(KEY, b);
+  sync.sent(KEY);
+}
+
+describe('BreakerSync when Redis goes away with writes out', () => {
   it('a probe made ready here stays ready when its write fails behind the trip’s own copy', () => {
     const { link, table, installed } = fakeEngine();
     const sync = new BreakerSync(link, () => {});
     // the trip went out, and then the probe (made ready by hand) before the trip's answer came
-    table.set(KEY, open);
-    sync.outgoing(KEY, open);
-    sync.sent(KEY);
-    table.set(KEY, ready);
-    sync.outgoing(KEY, ready);
-    sync.sent(KEY);
+    changeHere(sync, table, open);
+    changeHere(sync, table, ready);
     // the trip's answer (the shared copy, still open) waits behind the probe's write, which then fails
     sync.answered(KEY, copy(1, open));
     sync.failed(KEY);
@@ -113,9 +117,7 @@ describe('BreakerSync when Redis goes away with writes out', () => {
     table.set(KEY, open);
     sync.offer(KEY, copy(1, open));
     // reset: the breaker ends here, its end goes out, another daemon's older push arrives meanwhile
-    table.delete(KEY);
-    sync.outgoing(KEY, null);
-    sync.sent(KEY);
+    changeHere(sync, table, null);
     sync.offer(KEY, copy(2, { ...open, refused_count: 3 }));
     sync.failed(KEY);
     sync.endedUnshared(KEY, 'reset', 'reset by hand');
@@ -126,9 +128,7 @@ describe('BreakerSync when Redis goes away with writes out', () => {
   it('when the write is answered, its copy and a newer one that waited are taken in', () => {
     const { link, table } = fakeEngine();
     const sync = new BreakerSync(link, () => {});
-    table.set(KEY, ready);
-    sync.outgoing(KEY, ready);
-    sync.sent(KEY);
+    changeHere(sync, table, ready);
     sync.offer(KEY, copy(3, { ...ready, phase: 'probing', claimed_at: 2_100 }));
     sync.answered(KEY, copy(2, ready));
     expect(table.get(KEY)).toMatchObject({ phase: 'probing', claimed_at: 2_100 });
@@ -136,19 +136,12 @@ describe('BreakerSync when Redis goes away with writes out', () => {
 });
 
 describe('BreakerSync when an end is answered', () => {
-  const KEY = 'credit:a';
-  const open = seatBreaker('credit', 1_000);
-
   it('a reset right after a trip is not undone by the trip’s answer arriving behind it', () => {
     const { link, table, installed } = fakeEngine();
     const sync = new BreakerSync(link, () => {});
-    table.set(KEY, open);
-    sync.outgoing(KEY, open);
-    sync.sent(KEY);
+    changeHere(sync, table, open);
     // reset before the trip's write was answered
-    table.delete(KEY);
-    sync.outgoing(KEY, null);
-    sync.sent(KEY);
+    changeHere(sync, table, null);
     sync.answered(KEY, copy(1, open));
     sync.answered(KEY, { rev: 2, breaker: null, action: 'reset', reason: 'reset by hand', origin: 'this' });
     expect(table.has(KEY)).toBe(false);
