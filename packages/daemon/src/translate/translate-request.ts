@@ -3,8 +3,11 @@ import { type Lazy, readJson } from './json/read-json.js';
 import { writeJson } from './json/write-json.js';
 import { CannotTranslate, isObject } from './request/cannot-translate.js';
 import { chatToMessages } from './request/chat-to-messages.js';
+import { chatToResponses } from './request/chat-to-responses.js';
 import { type MappedRequest, type MessagesRequest, messagesToChat } from './request/messages-to-chat.js';
-import type { AnswerPlan, TranslationTarget, Wire } from './wire.js';
+import { type ResponsesRequest, responsesToChat } from './request/responses-to-chat.js';
+import { messagesToResponses, responsesToMessages } from './request/through-chat.js';
+import type { AnswerPlan, DeclaredTool, TranslationTarget, Wire } from './wire.js';
 
 export type RequestTranslation =
   | {
@@ -40,35 +43,40 @@ export function translateRequest(agentWire: Wire, upstreamWire: Wire, agentBody:
     const mapped = mapRequest(agentWire, upstreamWire, body, target);
     if (mapped === null) return { ok: false, reason: 'untranslatable', detail: `a ${agentWire} request for a ${upstreamWire} seat` };
     const agentStream = body.stream === true;
+    // ChatGPT's Codex backend answers only in a stream: an agent that did not stream gets it assembled
+    const upstreamStream = agentStream || (upstreamWire === 'responses' && target.codexBackend);
     const plan: AnswerPlan = {
       agentWire,
       upstreamWire,
       agentStream,
-      upstreamStream: agentStream,
+      upstreamStream,
       includeUsage: agentWire === 'chat' && isObject(body.stream_options) && body.stream_options.include_usage === true,
-      declaredTools: null,
+      declaredTools: mapped.declaredTools ?? null,
     };
-    return {
-      ok: true,
-      body: writeJson(mapped.body),
-      droppedTools: mapped.droppedTools,
-      upstreamStream: agentStream,
-      plan,
-    };
+    return { ok: true, body: writeJson(mapped.body), droppedTools: mapped.droppedTools, upstreamStream, plan };
   } catch (err) {
     if (err instanceof CannotTranslate) return { ok: false, reason: err.reason, detail: err.detail };
     throw err;
   }
 }
 
-function mapRequest(
-  agentWire: Wire,
-  upstreamWire: Wire,
-  body: Record<string, unknown>,
-  target: TranslationTarget,
-): MappedRequest<object> | null {
-  if (agentWire === 'messages' && upstreamWire === 'chat') return messagesToChat(body as unknown as MessagesRequest, target);
-  if (agentWire === 'chat' && upstreamWire === 'messages')
-    return chatToMessages(body as unknown as Lazy<ChatCompletionCreateParamsBase>, target);
-  return null;
+type Mapped = MappedRequest<object> & { declaredTools?: Map<string, DeclaredTool> };
+
+function mapRequest(agentWire: Wire, upstreamWire: Wire, body: Record<string, unknown>, target: TranslationTarget): Mapped | null {
+  switch (`${agentWire}>${upstreamWire}`) {
+    case 'messages>chat':
+      return messagesToChat(body as unknown as MessagesRequest, target);
+    case 'chat>messages':
+      return chatToMessages(body as unknown as Lazy<ChatCompletionCreateParamsBase>, target);
+    case 'responses>chat':
+      return responsesToChat(body as unknown as ResponsesRequest, target);
+    case 'responses>messages':
+      return responsesToMessages(body as unknown as ResponsesRequest, target);
+    case 'chat>responses':
+      return chatToResponses(body as unknown as Lazy<ChatCompletionCreateParamsBase>, target);
+    case 'messages>responses':
+      return messagesToResponses(body as unknown as MessagesRequest, target);
+    default:
+      return null;
+  }
 }

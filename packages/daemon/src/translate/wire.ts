@@ -52,7 +52,7 @@ export function isCodexBackend(baseUrl: string): boolean {
  */
 export type DeclaredTool =
   | { kind: 'function'; name: string; namespace: string | null }
-  | { kind: 'custom'; name: string }
+  | { kind: 'custom'; name: string; namespace: string | null }
   | { kind: 'local_shell' }
   | { kind: 'tool_search' };
 
