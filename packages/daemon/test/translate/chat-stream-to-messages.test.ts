@@ -94,6 +94,21 @@ describe('chat stream → messages stream', () => {
     expect(toolUses(message.content)).toEqual([{ id: 'call_late', name: 'Read', input: { file_path: '/etc/hosts' } }]);
   });
 
+  it('a later call does not go ahead of a first call still waiting for its name: the blocks keep index order', async () => {
+    const upstream = chatStream([
+      { tools: [{ index: 0, id: 'call_0', name: '', arguments: '{"a":' }] },
+      { tools: [{ index: 1, id: 'call_1', name: 'Glob', arguments: '{"pattern":"*"}' }] },
+      { tools: [{ index: 0, name: 'Read', arguments: '1}' }] },
+      { finish: 'tool_calls' },
+      'done',
+    ]);
+    const message = await anthropicStream(feedEverySplit(CHAT_TO_MESSAGES, upstream).chunks);
+    expect(toolUses(message.content)).toEqual([
+      { id: 'call_0', name: 'Read', input: { a: 1 } },
+      { id: 'call_1', name: 'Glob', input: { pattern: '*' } },
+    ]);
+  });
+
   it('two tool calls interleaved by index: the first streams, the second is held and sent whole after it', async () => {
     const upstream = chatStream([
       { content: 'Reading both.' },

@@ -12,9 +12,10 @@ interface PendingCall {
  * Streamed tool calls keyed by index, put in the order an agent can take:
  * one call at a time, each whole before the next begins.
  *
- * The first call whose id and name are both known is sent as it streams
+ * The first call is sent as it streams once its id and name are both known
  * (what arrived before its name is sent right after its start: a first
- * delta with an empty name, as DeepSeek sends, is held, never dropped).
+ * delta with an empty name, as DeepSeek sends, is held, never dropped; a
+ * later call does not go ahead of it).
  * Nothing says when a streamed call is over, and upstreams interleave
  * pieces of several calls by index, so every other call is held and sent
  * whole at the end, in index order; text that comes while a call streams
@@ -40,7 +41,7 @@ export class ToolCallSequencer {
       return;
     }
     if (args) call.held.push(args);
-    if (this.live === null && call.id !== '' && call.name !== '') {
+    if (this.live === null && call.id !== '' && call.name !== '' && this.calls.every((other) => other.index >= call.index)) {
       this.live = call;
       sink.toolStart(call.id, call.name);
       if (call.held.length > 0) sink.toolArgs(call.held.join(''));

@@ -8,6 +8,9 @@ import { ChatStreamEncoder } from './chat-stream-encoder.js';
 import { readMessagesAnswer, writeMessagesAnswer } from './messages-answer-json.js';
 import { MessagesStreamDecoder } from './messages-stream-decoder.js';
 import { MessagesStreamEncoder } from './messages-stream-encoder.js';
+import { readResponsesAnswer, writeResponsesAnswer } from './responses-answer-json.js';
+import { ResponsesStreamDecoder } from './responses-stream-decoder.js';
+import { ResponsesStreamEncoder } from './responses-stream-encoder.js';
 import type { StreamDecoder } from './stream-decoder.js';
 import { agentUsage } from './usage.js';
 
@@ -19,7 +22,7 @@ export function answerReader(wire: Wire): (body: unknown) => Answer | BadAnswer 
     case 'chat':
       return readChatAnswer;
     case 'responses':
-      throw new Error('responses answers are not translated yet');
+      return readResponsesAnswer;
   }
 }
 
@@ -34,7 +37,10 @@ export function answerWriter(plan: AnswerPlan, created: number): AnswerWriter {
     case 'chat':
       return (answer) => ({ text: JSON.stringify(writeChatAnswer(answer, created)), usage: agentUsage('openai', answer.usage) });
     case 'responses':
-      throw new Error('responses answers are not translated yet');
+      return (answer) => {
+        const response = writeResponsesAnswer(answer, created, plan.declaredTools);
+        return 'ok' in response ? response : { text: JSON.stringify(response), usage: agentUsage('openai', answer.usage) };
+      };
   }
 }
 
@@ -45,7 +51,7 @@ export function streamDecoder(wire: Wire): StreamDecoder {
     case 'chat':
       return new ChatStreamDecoder();
     case 'responses':
-      throw new Error('responses streams are not translated yet');
+      return new ResponsesStreamDecoder();
   }
 }
 
@@ -56,6 +62,6 @@ export function streamEncoder(plan: AnswerPlan, created: number): AnswerEncoder 
     case 'chat':
       return new ChatStreamEncoder(created, plan.includeUsage);
     case 'responses':
-      throw new Error('responses streams are not translated yet');
+      return new ResponsesStreamEncoder(created, plan.declaredTools);
   }
 }
