@@ -4,7 +4,8 @@
  * I/O; the proxy calls them on translated attempts only.
  *
  * Per translated attempt the proxy:
- * 1. `translateRequest(agentWire, targetWire, agentBodyBytes, target)`: the
+ * 1. `translateRequest(agentWire, targetWire, agentBodyBytes, target)` (the
+ *    target's `codexBackend` is `isCodexBackend(seat.base_url)`): the
  *    body to send (to the target wire's own path, `WIRE_PATHS`), the
  *    declared tools it dropped, whether the upstream is asked to stream,
  *    and the `plan` to keep for the answer. `ok: false` is `untranslatable`
@@ -24,7 +25,8 @@
  *    - otherwise `translateJsonAnswer(plan, body, nowSeconds)`: the agent's
  *      body, or `ok: false` — a bad answer, a model error (outcome `bad_answer`).
  *    The usage in the agent's family's figures is `usage` of either; the
- *    usage reader over the translated bytes finds the same counts.
+ *    usage reader over the translated bytes finds the same counts (a chat
+ *    agent that did not ask for the usage chunk gets no usage in its bytes).
  * 3. On an error answer the agent gets: `translateErrorBody(agentWire,
  *    status, redactedBody)`.
  * Upstream bodies must arrive uncompressed (a translated attempt asks for
