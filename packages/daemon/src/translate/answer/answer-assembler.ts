@@ -13,7 +13,7 @@ export type AnswerWriter = (answer: Answer) => { text: string; usage: AnswerEnco
 export class AnswerAssembler extends EncoderState implements AnswerEncoder {
   private id = '';
   private model = '';
-  private text_: string[] = [];
+  private readonly texts: string[] = [];
   private readonly calls: Array<ToolCall & { pieces: string[] }> = [];
 
   constructor(private readonly write: AnswerWriter) {
@@ -26,7 +26,7 @@ export class AnswerAssembler extends EncoderState implements AnswerEncoder {
   }
 
   text(text: string): void {
-    if (this.open) this.text_.push(text);
+    if (this.open) this.texts.push(text);
   }
 
   toolStart(id: string, name: string): void {
@@ -40,7 +40,7 @@ export class AnswerAssembler extends EncoderState implements AnswerEncoder {
   finish(stop: StopReason, usage: TokenUsage | null): void {
     if (!this.open) return;
     const toolCalls = this.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.pieces.join('') }));
-    const written = this.write({ id: this.id, model: this.model, text: this.text_.join(''), toolCalls, stop, usage });
+    const written = this.write({ id: this.id, model: this.model, text: this.texts.join(''), toolCalls, stop, usage });
     if ('ok' in written) {
       this.outcome = { end: 'bad_answer', message: written.message };
       return;

@@ -3,6 +3,7 @@ import type { ChatCompletionCreateParamsBase, ChatCompletionTool, ChatCompletion
 import type { Lazy } from '../json/read-json.js';
 import { isText, type Text } from '../json/text.js';
 import { arrayAt, given, malformed, objectAt, untranslatable } from './cannot-translate.js';
+import { refuseChatOnlyParts } from './chat-fields.js';
 import { messagesTurns } from './chat-turns-to-messages.js';
 import type { MappedRequest, MessagesRequest } from './messages-to-chat.js';
 import { MESSAGES_DEFAULT_MAX_TOKENS, outputTokenAsk } from './output-tokens.js';
@@ -12,59 +13,13 @@ export interface MessagesRequestOptions {
   maxOutputTokens: number | null;
 }
 
-/** Fields that tune sampling, logging or billing, or OpenAI-side caching and storage: nothing the Messages API can act on. */
-const DROPPED = new Set([
-  'user',
-  'seed',
-  'logit_bias',
-  'logprobs',
-  'top_logprobs',
-  'frequency_penalty',
-  'presence_penalty',
-  'store',
-  'metadata',
-  'prompt_cache_key',
-  'prompt_cache_retention',
-  'prompt_cache_options',
-  'reasoning_effort',
-  'service_tier',
-  'safety_identifier',
-  'verbosity',
-  'prediction',
-  'moderation',
-  'stream_options',
-]);
-const MAPPED = new Set([
-  'model',
-  'messages',
-  'max_completion_tokens',
-  'max_tokens',
-  'temperature',
-  'top_p',
-  'stop',
-  'stream',
-  'tools',
-  'tool_choice',
-  'parallel_tool_calls',
-  'n',
-  'response_format',
-  'modalities',
-]);
-
-/** An OpenAI Chat Completions agent's request for an Anthropic seat. */
+/** An OpenAI Chat Completions agent's request for an Anthropic seat (`prompt_cache_key`, `reasoning_effort` and `verbosity` dropped). */
 export function chatToMessages(
   body: Lazy<ChatCompletionCreateParamsBase>,
   options: MessagesRequestOptions,
 ): MappedRequest<MessagesRequest> {
-  for (const key of Object.keys(body)) {
-    if (MAPPED.has(key) || DROPPED.has(key)) continue;
-    if (key === 'functions' || key === 'function_call') untranslatable('functions/function_call (legacy)');
-    if (key === 'audio') untranslatable('audio output');
-    untranslatable(`field ${key}`);
-  }
-  if (given(body.n) && body.n !== 1) untranslatable(`n=${body.n}`);
+  refuseChatOnlyParts(body);
   if (given(body.response_format) && body.response_format.type !== 'text') untranslatable(`response_format ${body.response_format.type}`);
-  if (given(body.modalities) && body.modalities.includes('audio')) untranslatable('audio output');
 
   const turns = messagesTurns(body.messages);
   const maxTokens = outputTokenAsk(body.max_completion_tokens ?? body.max_tokens, options.maxOutputTokens) ?? MESSAGES_DEFAULT_MAX_TOKENS;

@@ -10,6 +10,7 @@ import type { FunctionTool, ResponseCreateParamsBase, ResponseInputContent, Resp
 import type { Lazy } from '../json/read-json.js';
 import { isEmptyText, isText, joinText, type Text, textString } from '../json/text.js';
 import { arrayAt, given, malformed, objectAt, untranslatable } from './cannot-translate.js';
+import { refuseChatOnlyParts } from './chat-fields.js';
 import type { MappedRequest } from './messages-to-chat.js';
 import { outputTokenAsk } from './output-tokens.js';
 
@@ -22,45 +23,6 @@ export interface ResponsesRequestOptions {
 
 type Item = Lazy<ResponseInputItem>;
 
-/** Sampling, logging and billing settings the Responses API has no place for (or the Codex backend refuses). */
-const DROPPED = new Set([
-  'user',
-  'seed',
-  'logit_bias',
-  'logprobs',
-  'top_logprobs',
-  'frequency_penalty',
-  'presence_penalty',
-  'store',
-  'metadata',
-  'prompt_cache_retention',
-  'prompt_cache_options',
-  'service_tier',
-  'safety_identifier',
-  'prediction',
-  'moderation',
-  'stream_options',
-]);
-const MAPPED = new Set([
-  'model',
-  'messages',
-  'max_completion_tokens',
-  'max_tokens',
-  'temperature',
-  'top_p',
-  'stop',
-  'stream',
-  'tools',
-  'tool_choice',
-  'parallel_tool_calls',
-  'n',
-  'response_format',
-  'modalities',
-  'prompt_cache_key',
-  'reasoning_effort',
-  'verbosity',
-]);
-
 /**
  * An OpenAI Chat Completions agent's request (or an Anthropic agent's, once
  * in chat form) for a Responses-only seat. The leading system and developer
@@ -72,14 +34,7 @@ export function chatToResponses(
   body: Lazy<ChatCompletionCreateParamsBase>,
   options: ResponsesRequestOptions,
 ): MappedRequest<Lazy<ResponseCreateParamsBase>> {
-  for (const key of Object.keys(body)) {
-    if (MAPPED.has(key) || DROPPED.has(key)) continue;
-    if (key === 'functions' || key === 'function_call') untranslatable('functions/function_call (legacy)');
-    if (key === 'audio') untranslatable('audio output');
-    untranslatable(`field ${key}`);
-  }
-  if (given(body.n) && body.n !== 1) untranslatable(`n=${body.n}`);
-  if (given(body.modalities) && body.modalities.includes('audio')) untranslatable('audio output');
+  refuseChatOnlyParts(body);
   if (given(body.stop) && (isText(body.stop) ? !isEmptyText(body.stop) : arrayAt(body.stop, 'stop').length > 0)) untranslatable('stop');
 
   const { instructions, input } = responsesInput(body.messages);
