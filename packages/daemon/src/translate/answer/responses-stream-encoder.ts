@@ -216,7 +216,9 @@ export class ResponsesStreamEncoder extends EncoderState implements AnswerEncode
     return responseObject(this.id, this.created, this.model, end === null ? [] : this.items, end);
   }
 
+  /** Numbers the event as it is written (each is a fresh object: setting the member costs less than copying the event). */
   private event(data: Written): void {
-    this.out += namedEvent(data.type, { ...data, sequence_number: this.sequence++ });
+    (data as Written & { sequence_number: number }).sequence_number = this.sequence++;
+    this.out += namedEvent(data.type, data);
   }
 }
