@@ -6,12 +6,10 @@ import type { DaemonContext } from '../context.js';
 import { clientToken } from '../policy/client-token.js';
 import { decisionHeader } from '../policy/decision-header.js';
 import { chooseLane } from '../policy/lane.js';
-import { LatencyTracker } from '../policy/latency.js';
+import { BaseOrders } from '../policy/base-order.js';
 import { checkPin, parsePinHeader, resolveRequested } from '../policy/pins.js';
 import { reserveUntil } from '../policy/reserve.js';
-import { drainOrder } from '../policy/drain.js';
-import { SessionSeats } from '../policy/session-seats.js';
-import { type Session, sessionOf } from '../policy/session-key.js';
+import { sessionOf } from '../policy/session-key.js';
 import { AgentLink } from '../proxy/agent-link.js';
 import { routeplaneHeaders, sendJsonError } from '../proxy/agent-response.js';
 import { heldBackAnswer } from '../proxy/held-back.js';
@@ -23,7 +21,6 @@ import { decisionChain, Forwarder } from '../proxy/forwarder.js';
 import { cannotServe } from '../proxy/cannot-serve.js';
 import { readAgentBody } from '../proxy/request-body.js';
 import { type RequestSkip, requestSkips } from '../proxy/request-skips.js';
-import type { FamilyChain, PreparedRoute } from '../proxy/route-table.js';
 import { agentMayUse } from '../proxy/routing.js';
 import { UpstreamClient } from '../proxy/upstream-client.js';
 import { extraUsageOf } from '../signals/extra-usage.js';
@@ -47,14 +44,12 @@ export class ProxyHandler {
   private client: UpstreamClient;
   private forwarder: Forwarder;
   private readonly retired: UpstreamClient[] = [];
-  private readonly latency = new LatencyTracker();
-  /** `balance: drain`: which seat last served each session */
-  private readonly sessions: SessionSeats;
+  private readonly orders: BaseOrders;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly ctx: DaemonContext) {
     this.client = new UpstreamClient(ctx.config.timeouts);
-    this.sessions = new SessionSeats(ctx.clock);
+    this.orders = new BaseOrders(ctx);
     this.forwarder = this.makeForwarder();
     // a reload changes secrets, limits and maybe timeouts: requests that start after it get a new forwarder
     this.unsubscribe = ctx.bus.subscribe((event) => {
@@ -73,7 +68,7 @@ export class ProxyHandler {
       limits: { maxCooldownMs: ctx.config.influence.max_cooldown_secs * 1000 },
       extraUsageCooldownMs: ctx.config.influence.cooldown_secs * 1000,
       observe: (seat, headers, now, headMs) => this.observe(seat, headers, now, headMs),
-      latency: this.latency,
+      latency: this.orders.latency,
     });
   }
 
@@ -194,7 +189,7 @@ export class ProxyHandler {
     }
 
     const forwarder = this.forwarder;
-    const plan = await forwarder.plan(withoutSkipped(this.baseOrder(route, chain, session), skips), {
+    const plan = await forwarder.plan(withoutSkipped(this.orders.of(route, chain, session), skips), {
       lane: facts.lane,
       pinnedIndex,
       reserveUntil: facts.lane === 'background' ? (seat) => this.reserveOf(seat) : undefined,
@@ -223,40 +218,13 @@ export class ProxyHandler {
       secrets: null,
     };
     const result = await forwarder.forward(exchange, chain, plan, route.retry);
-    if (route.balance === 'drain' && session !== null && result.servedBy !== null && result.status < 300) {
-      // seat ids hold no `/`: the served target's seat is what precedes the first one
-      this.sessions.served(session.tag, result.servedBy.slice(0, result.servedBy.indexOf('/')));
-    }
+    this.orders.answered(route, session, result.servedBy, result.status);
     facts.chain = result.chain;
     facts.attempts = result.attempts;
     facts.servedBy = result.servedBy;
     facts.status = result.status;
     facts.failOpen = result.failOpen;
     facts.usage = result.usage;
-  }
-
-  /** The request's base order (spec/policy.md "Balance", docs/seats.md for drain); the breaker reorders it. */
-  private baseOrder(route: PreparedRoute, chain: FamilyChain, session: Session | null): readonly PlanEntry[] {
-    switch (route.balance) {
-      case 'ordered':
-        return chain.entries;
-      case 'spread': {
-        // no session: a fresh random key, so requests spread one by one
-        const order = chain.rendezvous!.order(session?.key ?? randomUUID());
-        return order.map((i) => chain.entries[i]!);
-      }
-      case 'cost':
-        return chain.byCost!;
-      case 'latency':
-        return this.latency.order(chain.entries);
-      case 'drain':
-        return drainOrder(chain.entries, {
-          usageOf: (seat) => this.ctx.usage.liveOf(seat),
-          reservePctOf: (seat) => this.ctx.seats.get(seat)?.reserve_pct ?? 0,
-          now: this.ctx.clock.now(),
-          stickySeat: session === null ? null : this.sessions.seatOf(session.tag),
-        });
-    }
   }
 
   private reserveOf(seat: string): number | null {
