@@ -90,7 +90,7 @@ describe.concurrent('routeplane config init', () => {
   it('comments out one seat of each other kind, each valid as written once uncommented', () => {
     const lines = TEMPLATE.split('\n');
     const start = lines.findIndex((l) => l.startsWith('  # Seats of other kinds'));
-    const examples = lines.slice(start + 1, lines.indexOf('routes:')).map((l) => l.replace(/^  # /, '  '));
+    const examples = lines.slice(start + 1, lines.indexOf('routes:')).map((l) => l.replace(/^ {2}# /, '  '));
     const seats = (parse(`seats:\n${examples.join('\n')}`) as { seats: Array<{ id: string }> }).seats;
     expect(seats.map((s) => s.id)).toEqual(['claude-login', 'chatgpt-login', 'openrouter-claude', 'local']);
     const text = TEMPLATE.replace(lines.slice(start + 1, lines.indexOf('routes:')).join('\n'), examples.join('\n')).replace(
