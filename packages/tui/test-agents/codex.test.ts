@@ -119,22 +119,24 @@ describe('Codex while a seat is exhausted', () => {
     influence: { enabled: true },
   };
 
-  const exhausted: Array<{ what: string; answer: Behaviour; evidence: string }> = [
+  const exhausted: Array<{ what: string; answer: () => Behaviour; evidence: string }> = [
     {
       what: 'an API account out of quota (429 insufficient_quota)',
-      answer: respond.json(429, JSON.parse(openai.insufficientQuota)),
+      answer: () => respond.json(429, JSON.parse(openai.insufficientQuota)),
       evidence: 'credit',
     },
     {
       what: 'a ChatGPT plan at its usage limit (429 usage_limit_reached)',
-      answer: respond.json(429, JSON.parse(openai.codexUsageLimit)),
+      // the recorded answer's reset, moved to three hours from now: a reset already past would hold the seat for a second only
+      answer: () =>
+        respond.json(429, { error: { ...JSON.parse(openai.codexUsageLimit).error, resets_at: Math.floor(Date.now() / 1000) + 3 * 3600 } }),
       evidence: 'quota',
     },
   ];
 
   for (const { what, answer, evidence } of exhausted) {
     it(`completes on the other seat when the first is ${what}, and the next turn goes straight there`, async () => {
-      const setup = await bringUp(twoSeats, (seat) => (seat.id === 'plus-1' ? answer : responsesSeat(FINAL_TEXT)));
+      const setup = await bringUp(twoSeats, (seat) => (seat.id === 'plus-1' ? answer() : responsesSeat(FINAL_TEXT)));
       cleanups.push(() => setup.close());
 
       const first = await codex(setup);
