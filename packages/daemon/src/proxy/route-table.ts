@@ -55,8 +55,6 @@ export interface FamilyChain {
   readonly skippedAt: readonly number[];
   /** the family has targets, but every one is drained */
   readonly allDrained: boolean;
-  /** some target is a login seat: only then does a request's own skip list need looking at */
-  readonly hasLogin: boolean;
   /** `balance: spread` */
   readonly rendezvous: Rendezvous | null;
   /** `balance: cost`: declared price ascending, undeclared last, ties in configured order */
@@ -167,7 +165,6 @@ function chainFor(route: RouteConfig, family: Family, wireOf: (seat: string) => 
     skipped,
     skippedAt,
     allDrained: ofFamily > 0 && targets.length === 0,
-    hasLogin: targets.some((t) => t.login),
     rendezvous:
       route.balance === 'spread' ? prepareRendezvous(targets.map((t) => ({ seat: t.seat, model: t.model, weight: t.weight }))) : null,
     byCost,
