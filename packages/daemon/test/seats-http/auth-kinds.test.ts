@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { respond, startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../helpers/fake-upstream.js';
-import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
+import { describe, expect, it } from 'vitest';
+import { respond, type Behaviour, type RecordedRequest } from '../helpers/fake-upstream.js';
+import { seatFixtures } from './support.js';
 
 /**
  * Each `auth` kind over real HTTP, read from what the seat's upstream
@@ -18,25 +18,13 @@ const CODEX_JWT = 'Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.c2lnbmF0dXJl'
 const ACCOUNT = '7f1c9e2a-4d2e-4b1a-9c3f-0a1b2c3d4e5f';
 const REFERER = 'https://referer-from-env.example/secret-path';
 
-let upstreams: FakeUpstream[] = [];
-let daemon: TestDaemon | null = null;
-afterEach(async () => {
-  await daemon?.close();
-  daemon = null;
-  await Promise.all(upstreams.map((u) => u.close()));
-  upstreams = [];
-});
-
-async function up(behaviour = respond.anthropicMessage()): Promise<FakeUpstream> {
-  const u = await startFakeUpstream(behaviour);
-  upstreams.push(u);
-  return u;
-}
+const fx = seatFixtures();
+const up = (behaviour?: Behaviour) => fx.upstream(behaviour);
 
 describe('seats of every auth kind', () => {
   it('Anthropic family: x-api-key, bearer, passthrough and none, each as the seat says', async () => {
     const [key, bearer, login, none] = [await up(), await up(), await up(), await up()];
-    daemon = await startTestDaemon({
+    const daemon = await fx.daemon({
       seats: [
         { id: 'key', provider: 'anthropic', upstream: key },
         {
@@ -104,7 +92,7 @@ describe('seats of every auth kind', () => {
     const codex = await up(respond.openaiChat());
     const local = await up(respond.openaiChat());
     const api = await up(respond.openaiChat());
-    daemon = await startTestDaemon({
+    const daemon = await fx.daemon({
       seats: [
         { id: 'chatgpt', provider: 'openai', upstream: `${codex.url}/backend-api/codex`, auth: 'passthrough', api_path: '' },
         { id: 'ollama', provider: 'openai', upstream: `${local.url}/v1`, auth: 'none' },
@@ -134,7 +122,7 @@ describe('seats of every auth kind', () => {
   it('the official SDKs, as a logged-in client would use them, reach a passthrough seat with their own credentials', async () => {
     const claude = await up();
     const gpt = await up(respond.openaiChat());
-    daemon = await startTestDaemon({
+    const daemon = await fx.daemon({
       seats: [
         { id: 'claude', provider: 'anthropic', upstream: claude, auth: 'passthrough' },
         { id: 'gpt', provider: 'openai', upstream: gpt, auth: 'passthrough' },

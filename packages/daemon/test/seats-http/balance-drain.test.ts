@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { respond, startFakeUpstream, type Behaviour, type FakeUpstream } from '../helpers/fake-upstream.js';
-import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
+import { describe, expect, it } from 'vitest';
+import { respond, type Behaviour, type FakeUpstream } from '../helpers/fake-upstream.js';
+import type { TestDaemon } from '../helpers/test-daemon.js';
+import { seatFixtures } from './support.js';
 import { epochSecondsIn } from '../signals-http/support.js';
 
 /**
@@ -11,14 +12,7 @@ import { epochSecondsIn } from '../signals-http/support.js';
  * served it while that seat has headroom.
  */
 
-let upstreams: FakeUpstream[] = [];
-let daemon: TestDaemon | null = null;
-afterEach(async () => {
-  await daemon?.close();
-  daemon = null;
-  await Promise.all(upstreams.map((u) => u.close()));
-  upstreams = [];
-});
+const fx = seatFixtures();
 
 /** Answers as a subscription does, with its 5-hour window's utilization and reset (null: no window headers). */
 function plan(window: { utilization: number; resetSecs: number } | null): Behaviour {
@@ -36,13 +30,12 @@ const SEATS = ['far', 'soon', 'silent', 'full'] as const;
 
 async function start(): Promise<{ t: TestDaemon; up: Record<(typeof SEATS)[number], FakeUpstream> }> {
   const up = {
-    far: await startFakeUpstream(plan({ utilization: 0.3, resetSecs: epochSecondsIn(4 * 3600) })),
-    soon: await startFakeUpstream(plan({ utilization: 0.5, resetSecs: epochSecondsIn(20 * 60) })),
-    silent: await startFakeUpstream(plan(null)),
-    full: await startFakeUpstream(plan({ utilization: 1.0, resetSecs: epochSecondsIn(10 * 60) })),
+    far: await fx.upstream(plan({ utilization: 0.3, resetSecs: epochSecondsIn(4 * 3600) })),
+    soon: await fx.upstream(plan({ utilization: 0.5, resetSecs: epochSecondsIn(20 * 60) })),
+    silent: await fx.upstream(plan(null)),
+    full: await fx.upstream(plan({ utilization: 1.0, resetSecs: epochSecondsIn(10 * 60) })),
   };
-  upstreams.push(...Object.values(up));
-  daemon = await startTestDaemon({
+  const daemon = await fx.daemon({
     seats: SEATS.map((id) => ({ id, provider: 'anthropic' as const, upstream: up[id] })),
     routes: [
       { model: 'sonnet', balance: 'drain', chain: SEATS.map((seat) => ({ seat, model: 'claude-sonnet-5' })) },

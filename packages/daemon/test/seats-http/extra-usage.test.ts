@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Json } from '../helpers/error-shapes.js';
 import { isBreaker } from '../helpers/events.js';
-import { respond, startFakeUpstream, type Behaviour, type FakeUpstream } from '../helpers/fake-upstream.js';
-import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
+import { respond, type Behaviour, type FakeUpstream } from '../helpers/fake-upstream.js';
+import type { TestDaemon } from '../helpers/test-daemon.js';
 import { scrape } from '../metrics/scrape.js';
 import { attemptsOf, controlProbe, controlSnapshot, epochSecondsIn } from '../signals-http/support.js';
+import { loginThenKey, seatFixtures } from './support.js';
 
 /**
  * `extra_usage` over real HTTP: a Claude subscription that keeps answering
@@ -17,14 +18,7 @@ import { attemptsOf, controlProbe, controlSnapshot, epochSecondsIn } from '../si
 
 const LOGIN = { authorization: 'Bearer sk-ant-oat01-ExtraUsage-Login-0000' };
 
-let upstreams: FakeUpstream[] = [];
-let daemon: TestDaemon | null = null;
-afterEach(async () => {
-  await daemon?.close();
-  daemon = null;
-  await Promise.all(upstreams.map((u) => u.close()));
-  upstreams = [];
-});
+const fx = seatFixtures();
 
 /** A plan's answer served as extra usage: the message, with the overage headers. */
 function billedPastThePlan(resetSecs: number): Behaviour {
@@ -39,30 +33,10 @@ function billedPastThePlan(resetSecs: number): Behaviour {
   };
 }
 
-async function start(
-  extraUsage: 'allow' | 'avoid',
-  behaviour: Behaviour,
-): Promise<{ t: TestDaemon; max: FakeUpstream; api: FakeUpstream }> {
-  const max = await startFakeUpstream(behaviour);
-  const api = await startFakeUpstream(respond.anthropicMessage('from the key'));
-  upstreams.push(max, api);
-  daemon = await startTestDaemon({
-    seats: [
-      { id: 'max', provider: 'anthropic', upstream: max, auth: 'passthrough', extra_usage: extraUsage },
-      { id: 'api', provider: 'anthropic', upstream: api },
-    ],
-    routes: [
-      {
-        model: 'sonnet',
-        chain: [
-          { seat: 'max', model: 'claude-sonnet-5' },
-          { seat: 'api', model: 'claude-sonnet-5' },
-        ],
-      },
-    ],
-    influence: { enabled: true, cooldown_secs: 60 },
-  });
-  return { t: daemon, max, api };
+/** The Claude login seat (`max`'s upstream) avoiding or allowing extra usage, the key seat behind it. */
+async function start(extraUsage: 'allow' | 'avoid', behaviour: Behaviour): Promise<{ t: TestDaemon; max: FakeUpstream }> {
+  const { t, login } = await loginThenKey(fx, { login: behaviour, extraUsage });
+  return { t, max: login };
 }
 
 async function ask(t: TestDaemon): Promise<{ target: string | null; text: string }> {
@@ -76,9 +50,9 @@ describe('extra_usage: avoid', () => {
   it('relays the answer billed as extra usage, then holds the seat until the plan resets; the work goes to the key seat', async () => {
     const reset = epochSecondsIn(2 * 3600);
     const { t, max } = await start('avoid', billedPastThePlan(reset));
-    expect(await ask(t)).toEqual({ target: 'max/claude-sonnet-5', text: 'billed as extra usage' });
+    expect(await ask(t)).toEqual({ target: 'claude-login/claude-sonnet-5', text: 'billed as extra usage' });
     const decision = await t.events.nextDecision();
-    expect(attemptsOf(decision)).toEqual([['max/claude-sonnet-5', 'ok', 200, 'quota']]);
+    expect(attemptsOf(decision)).toEqual([['claude-login/claude-sonnet-5', 'ok', 200, 'quota']]);
     expect(decision.attempts[0]!.signal).toEqual({
       status: 200,
       type: null,
@@ -86,25 +60,25 @@ describe('extra_usage: avoid', () => {
       header: 'anthropic-ratelimit-unified-overage-in-use: true',
       message: null,
     });
-    const trip = await t.events.take(isBreaker('tripped', 'max'));
+    const trip = await t.events.take(isBreaker('tripped', 'claude-login'));
     expect(trip.breaker).toMatchObject({ kind: 'quota', scope: 'seat', reset_at: reset * 1000, until: reset * 1000 });
 
     expect(await ask(t)).toEqual({ target: 'api/claude-sonnet-5', text: 'from the key' });
     expect(max.requests).toHaveLength(1);
     const snap = await controlSnapshot(t);
-    expect(snap.seats.find((s) => s.id === 'max')!.usage).toMatchObject({ extra_usage: true });
-    expect((await scrape(t)).value('routeplane_usage_extra', { seat: 'max' })).toBe(1);
+    expect(snap.seats.find((s) => s.id === 'claude-login')!.usage).toMatchObject({ extra_usage: true });
+    expect((await scrape(t)).value('routeplane_usage_extra', { seat: 'claude-login' })).toBe(1);
   });
 
   it('a probe answered as extra usage fails, and a plain answer afterwards clears', async () => {
     const { t, max } = await start('avoid', billedPastThePlan(epochSecondsIn(3600)));
     await ask(t);
-    await t.events.take(isBreaker('tripped', 'max'));
-    await controlProbe(t, 'max');
-    expect(await ask(t)).toEqual({ target: 'max/claude-sonnet-5', text: 'billed as extra usage' });
-    const failed = await t.events.take(isBreaker('probe_failed', 'max'));
+    await t.events.take(isBreaker('tripped', 'claude-login'));
+    await controlProbe(t, 'claude-login');
+    expect(await ask(t)).toEqual({ target: 'claude-login/claude-sonnet-5', text: 'billed as extra usage' });
+    const failed = await t.events.take(isBreaker('probe_failed', 'claude-login'));
     expect(failed).toMatchObject({
-      key: 'quota:max',
+      key: 'quota:claude-login',
       failed_probes: 1,
       signal: { header: 'anthropic-ratelimit-unified-overage-in-use: true' },
     });
@@ -114,24 +88,24 @@ describe('extra_usage: avoid', () => {
       res.setHeader('anthropic-ratelimit-unified-representative-claim', 'five_hour');
       return respond.anthropicMessage('back on the plan')(req, res);
     });
-    await controlProbe(t, 'max');
-    expect(await ask(t)).toEqual({ target: 'max/claude-sonnet-5', text: 'back on the plan' });
-    await t.events.take(isBreaker('cleared', 'max'));
-    await expect.poll(async () => (await controlSnapshot(t)).seats.find((s) => s.id === 'max')!.usage?.extra_usage).toBe(false);
-    expect((await scrape(t)).value('routeplane_usage_extra', { seat: 'max' })).toBe(0);
+    await controlProbe(t, 'claude-login');
+    expect(await ask(t)).toEqual({ target: 'claude-login/claude-sonnet-5', text: 'back on the plan' });
+    await t.events.take(isBreaker('cleared', 'claude-login'));
+    await expect.poll(async () => (await controlSnapshot(t)).seats.find((s) => s.id === 'claude-login')!.usage?.extra_usage).toBe(false);
+    expect((await scrape(t)).value('routeplane_usage_extra', { seat: 'claude-login' })).toBe(0);
   });
 });
 
 describe('extra_usage: allow (the default)', () => {
   it('changes nothing in routing, and still shows that money is being spent', async () => {
     const { t, max } = await start('allow', billedPastThePlan(epochSecondsIn(3600)));
-    for (let i = 0; i < 3; i++) expect((await ask(t)).target).toBe('max/claude-sonnet-5');
+    for (let i = 0; i < 3; i++) expect((await ask(t)).target).toBe('claude-login/claude-sonnet-5');
     const decisions = [await t.events.nextDecision(), await t.events.nextDecision(), await t.events.nextDecision()];
     expect(decisions.map((d) => attemptsOf(d)[0]![3])).toEqual(['ok', 'ok', 'ok']);
     expect(t.context.influence.breakers()).toEqual([]);
     expect(max.requests).toHaveLength(3);
     expect((await controlSnapshot(t)).seats.map((s) => [s.id, s.usage?.extra_usage ?? null])).toEqual([
-      ['max', true],
+      ['claude-login', true],
       ['api', null],
     ]);
     expect((await scrape(t)).value('routeplane_usage_extra', { seat: 'api' })).toBeNaN();

@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAnthropicError, expectOpenAiError, expectRouteplaneHeaders, type Json } from '../helpers/error-shapes.js';
 import { isBreaker } from '../helpers/events.js';
-import { respond, startFakeUpstream, type Behaviour, type FakeUpstream } from '../helpers/fake-upstream.js';
-import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
+import { respond, type Behaviour } from '../helpers/fake-upstream.js';
+import type { TestDaemon } from '../helpers/test-daemon.js';
 import { anthropic } from '../signals/fixtures.js';
 import { answer, attemptsOf, controlSnapshot, epochSecondsIn } from '../signals-http/support.js';
+import { loginThenKey, seatFixtures } from './support.js';
 
 /**
  * A seat that is the agent's own login (`auth: passthrough`), over real HTTP:
@@ -18,47 +19,14 @@ import { answer, attemptsOf, controlSnapshot, epochSecondsIn } from '../signals-
 const LOGIN = 'sk-ant-oat01-Xy7Q-passthrough-login-0123456789';
 const LOGIN_HEADERS = { authorization: `Bearer ${LOGIN}`, 'anthropic-beta': 'claude-code-20250219,oauth-2025-04-20' };
 
-let upstreams: FakeUpstream[] = [];
-let daemon: TestDaemon | null = null;
-afterEach(async () => {
-  await daemon?.close();
-  daemon = null;
-  await Promise.all(upstreams.map((u) => u.close()));
-  upstreams = [];
-});
-
-/** Route `sonnet`: the login first, then an API-key seat. */
-async function loginThenKey(loginBehaviour: Behaviour = respond.anthropicMessage()): Promise<{ login: FakeUpstream; key: FakeUpstream }> {
-  const login = await startFakeUpstream(loginBehaviour);
-  const key = await startFakeUpstream(respond.anthropicMessage());
-  upstreams.push(login, key);
-  daemon = await startTestDaemon({
-    seats: [
-      { id: 'claude-login', provider: 'anthropic', upstream: login, auth: 'passthrough' },
-      { id: 'api', provider: 'anthropic', upstream: key },
-    ],
-    routes: [
-      {
-        model: 'sonnet',
-        chain: [
-          { seat: 'claude-login', model: 'claude-sonnet-5' },
-          { seat: 'api', model: 'claude-sonnet-5' },
-        ],
-      },
-      { model: 'login-only', chain: [{ seat: 'claude-login', model: 'claude-sonnet-5' }] },
-    ],
-    influence: { enabled: true, cooldown_secs: 60 },
-  });
-  return { login, key };
-}
+const fx = seatFixtures();
 
 const messages = (t: TestDaemon, model: string, headers: Record<string, string> = LOGIN_HEADERS) =>
   t.post('/v1/messages', { model, max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }, headers);
 
 describe('a passthrough seat', () => {
   it('a request with no credentials skips it: no attempt, no breaker, the next target serves', async () => {
-    const { login, key } = await loginThenKey();
-    const t = daemon!;
+    const { t, login, key } = await loginThenKey(fx);
     const res = await messages(t, 'sonnet', { 'anthropic-beta': 'claude-code-20250219' });
     expect(res.status).toBe(200);
     expectRouteplaneHeaders(res, 1, 'api/claude-sonnet-5');
@@ -79,8 +47,7 @@ describe('a passthrough seat', () => {
   });
 
   it('nothing else can serve: 401 in the family shape, naming the seat, with the routeplane headers and one decision', async () => {
-    await loginThenKey();
-    const t = daemon!;
+    const { t } = await loginThenKey(fx);
     const res = await messages(t, 'login-only', {});
     expect(res.status).toBe(401);
     expectRouteplaneHeaders(res, 0, null);
@@ -97,22 +64,20 @@ describe('a passthrough seat', () => {
     ]);
 
     // the OpenAI family answers in its own shape
-    const gpt = await startFakeUpstream(respond.openaiChat());
-    upstreams.push(gpt);
-    await t.close();
-    daemon = await startTestDaemon({
+    const gpt = await fx.upstream(respond.openaiChat());
+    const codex = await fx.daemon({
       seats: [{ id: 'chatgpt', provider: 'openai', upstream: gpt, auth: 'passthrough' }],
       routes: [{ model: 'codex', chain: [{ seat: 'chatgpt', model: 'gpt-5' }] }],
     });
-    const openai = await daemon.post('/v1/responses', { model: 'codex', input: 'hi' });
+    const openai = await codex.post('/v1/responses', { model: 'codex', input: 'hi' });
     expect(openai.status).toBe(401);
     expectOpenAiError(await openai.json(), 'invalid_api_key');
     expect(gpt.requests).toHaveLength(0);
   });
 
   it('a pin to the login seat without credentials is answered 401, never re-routed to the key seat', async () => {
-    const { key } = await loginThenKey();
-    const res = await messages(daemon!, 'sonnet', { 'x-routeplane-pin': 'claude-login' });
+    const { t, key } = await loginThenKey(fx);
+    const res = await messages(t, 'sonnet', { 'x-routeplane-pin': 'claude-login' });
     expect(res.status).toBe(401);
     await res.text();
     expect(key.requests).toHaveLength(0);
@@ -125,8 +90,7 @@ describe('a passthrough seat', () => {
         JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: `OAuth token has expired: ${LOGIN}` } }),
         { 'retry-after': '7', 'x-echo': `Bearer ${LOGIN}`, 'request-id': 'req_login' },
       );
-      const { login, key } = await loginThenKey(echoed);
-      const t = daemon!;
+      const { t, login, key } = await loginThenKey(fx, { login: echoed });
       const res = await messages(t, 'sonnet');
       expect(res.status).toBe(status);
       expectRouteplaneHeaders(res, 1, 'claude-login/claude-sonnet-5');
@@ -160,8 +124,7 @@ describe('a passthrough seat', () => {
       'anthropic-ratelimit-unified-5h-utilization': '1.0',
       'anthropic-ratelimit-unified-5h-reset': String(reset),
     });
-    const { login, key } = await loginThenKey(spent);
-    const t = daemon!;
+    const { t, login, key } = await loginThenKey(fx, { login: spent });
     const first = await messages(t, 'sonnet');
     expect(first.status).toBe(200);
     expect(first.headers.get('x-routeplane-target')).toBe('api/claude-sonnet-5');

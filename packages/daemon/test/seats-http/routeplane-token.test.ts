@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAnthropicError, expectRouteplaneHeaders, type Json } from '../helpers/error-shapes.js';
-import { respond, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.js';
-import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
+import { loginThenKey, seatFixtures } from './support.js';
 
 /**
  * The daemon's own token beside the agent's login: sent as
@@ -14,37 +13,8 @@ import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 const TOKEN = 'rp-daemon-token-Lx81Qe0v';
 const LOGIN = 'Bearer sk-ant-oat01-Token-Test-Login-abcdef';
 
-let upstreams: FakeUpstream[] = [];
-let daemon: TestDaemon | null = null;
-afterEach(async () => {
-  await daemon?.close();
-  daemon = null;
-  await Promise.all(upstreams.map((u) => u.close()));
-  upstreams = [];
-});
-
-async function start(): Promise<{ t: TestDaemon; login: FakeUpstream; key: FakeUpstream }> {
-  const login = await startFakeUpstream(respond.anthropicMessage());
-  const key = await startFakeUpstream(respond.anthropicMessage());
-  upstreams.push(login, key);
-  daemon = await startTestDaemon({
-    seats: [
-      { id: 'claude-login', provider: 'anthropic', upstream: login, auth: 'passthrough' },
-      { id: 'api', provider: 'anthropic', upstream: key },
-    ],
-    routes: [
-      {
-        model: 'sonnet',
-        chain: [
-          { seat: 'claude-login', model: 'claude-sonnet-5' },
-          { seat: 'api', model: 'claude-sonnet-5' },
-        ],
-      },
-    ],
-    server: { auth_token: TOKEN },
-  });
-  return { t: daemon, login, key };
-}
+const fx = seatFixtures();
+const start = () => loginThenKey(fx, { server: { auth_token: TOKEN } });
 
 const body = { model: 'sonnet', max_tokens: 8, messages: [] };
 

@@ -1,13 +1,8 @@
 import type { Snapshot } from '@routeplane/shared';
-import { cleanup, render } from 'ink-testing-library';
-import type { ReactElement } from 'react';
+import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, test } from 'vitest';
-import { SeatsPanel } from '../../src/top/ui/components/SeatsPanel.js';
-import { ThemeContext } from '../../src/top/ui/components/theme-context.js';
-import { seatRows } from '../../src/top/ui/lines/seat-lines.js';
-import { createTheme } from '../../src/top/ui/theme.js';
 import { troubledSnapshot } from './support/fixtures.js';
-import { stateFrom } from './support/state.js';
+import { seatsFrame as framed } from './support/seats-frame.js';
 
 /**
  * `top` says what kind each seat is where it matters to a person: `login`
@@ -16,7 +11,6 @@ import { stateFrom } from './support/state.js';
  * seat after its provider, on a tripped one after what tripped it.
  */
 const NOW = new Date(2025, 0, 15, 14, 3, 7).getTime();
-const CLOCK = { now: NOW, stale: false };
 
 afterEach(() => cleanup());
 
@@ -34,26 +28,7 @@ function kinds(snapshot: Snapshot): Snapshot {
   };
 }
 
-function seatsFrame(snapshot: Snapshot, width: number): string[] {
-  const state = stateFrom(snapshot);
-  const { lastFrame } = render(
-    <ThemeContext.Provider value={createTheme({ colour: false })}>
-      {
-        (
-          <SeatsPanel
-            rows={seatRows(state.seats, { clock: CLOCK, timeOfDay: () => '16:17' })}
-            now={NOW}
-            width={width}
-            height={8}
-            selectedKey={null}
-            greyed={false}
-          />
-        ) as ReactElement
-      }
-    </ThemeContext.Provider>,
-  );
-  return (lastFrame() ?? '').split('\n');
-}
+const seatsFrame = (snapshot: Snapshot, width: number): string[] => framed(snapshot, width, NOW);
 
 describe('seat kinds on the seat lines', () => {
   test('login, no key and extra usage, after what matters more', () => {
