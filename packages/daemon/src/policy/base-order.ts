@@ -8,10 +8,10 @@ import type { Session } from './session-key.js';
 import { SessionSeats } from './session-seats.js';
 
 /**
- * A request's base order by its route's `balance` (spec/policy.md
- * "Balance", docs/seats.md for `drain`), which the breaker then reorders —
- * and what the orders learn from the answers: time to first byte
- * (`latency`), and which seat served each session (`drain`).
+ * A request's base order by its route's `balance` (`ordered`, `spread`,
+ * `cost`, `latency`, and `drain`: docs/seats.md), which the breaker then
+ * reorders — and what the orders learn from the answers: time to first
+ * byte (`latency`), and which seat served each session (`drain`).
  */
 export class BaseOrders {
   /** time to first byte of ok attempts, for `balance: latency` */

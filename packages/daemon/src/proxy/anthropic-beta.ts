@@ -1,5 +1,5 @@
 /**
- * `anthropic-beta` on its way to a seat (docs/seats.md "Anthropic betas"):
+ * `anthropic-beta` on its way to a seat (docs/seats.md, a seat's `headers`):
  * the seat's values are added to the agent's, never put in their place, so
  * a seat can add a beta without deleting the agent's own. `oauth-2025-04-20`
  * belongs to the agent's login: it is taken out of the agent's value before

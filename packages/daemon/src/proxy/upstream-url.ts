@@ -2,8 +2,8 @@
  * Where a target's requests go: the seat's `base_url`, then the inbound path
  * with its leading `/v1` replaced by the seat's `api_path` (default `/v1`),
  * which is not repeated when the base URL's path already ends in it
- * (docs/seats.md "Where a request goes"). Split once per seat at start so the
- * hot path only concatenates strings.
+ * (docs/seats.md, `api_path`). Split once per seat at start so the hot path
+ * only concatenates strings.
  */
 export interface UpstreamBase {
   /** `scheme://host[:port]`, what the undici dispatcher pools connections by */
