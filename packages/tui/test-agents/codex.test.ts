@@ -6,11 +6,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Behaviour, respond } from '../../daemon/test/helpers/fake-upstream.js';
 import { openai } from '../../daemon/test/signals/fixtures.js';
 import { CODEX_VERSION } from './support/agents.js';
-import { type OutsideTrap, startOutsideTrap } from './support/outside-trap.js';
+import { perTest } from './support/per-test.js';
 import { readmeAgents } from './support/readme-agents.js';
 import { bringUp, routeOf, type Setup, targetsOf } from './support/readme-setup.js';
 import { RESPONSES_USAGE, responsesSeat } from './support/responses-seat.js';
@@ -27,17 +27,7 @@ const readme = readmeAgents();
 const OFFLINE_HEAD = 'check_for_update_on_startup = false\n';
 const OFFLINE_TAIL = '\n[analytics]\nenabled = false\n\n[features]\nplugins = false\napps = false\n';
 
-const cleanups: Array<() => unknown> = [];
-let outside: OutsideTrap;
-
-beforeEach(async () => {
-  outside = await startOutsideTrap();
-  cleanups.push(() => outside.close());
-});
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { cleanups, outside } = perTest();
 
 /** `codex exec` with the README's config.toml, pointed at the daemon. */
 async function codex(setup: Setup) {

@@ -7,13 +7,13 @@
  */
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../daemon/test/helpers/fake-upstream.js';
 import { respond } from '../../daemon/test/helpers/fake-upstream.js';
 import { CLAUDE_CODE_VERSION, CODEX_VERSION } from './support/agents.js';
 import { claudeCodeSeat, toolResults, windowUsedUp } from './support/anthropic-seat.js';
 import { type ChatGptLogin, writeChatGptLogin, writeClaudeLogin } from './support/logins.js';
-import { type OutsideTrap, startOutsideTrap } from './support/outside-trap.js';
+import { perTest } from './support/per-test.js';
 import { readmeAgents } from './support/readme-agents.js';
 import { bringUp, type Setup } from './support/readme-setup.js';
 import { responsesSeat } from './support/responses-seat.js';
@@ -26,17 +26,7 @@ const FINAL_TEXT = 'Read notes.txt twice: it names the pelican.';
 const CODEX_TEXT = 'Routeplane answered with your own plan.';
 const CODEX_BACKEND = '/backend-api/codex/responses';
 
-const cleanups: Array<() => unknown> = [];
-let outside: OutsideTrap;
-
-beforeEach(async () => {
-  outside = await startOutsideTrap();
-  cleanups.push(() => outside.close());
-});
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { cleanups, outside } = perTest();
 
 function attemptsOf(d: LoggedDecision): Array<[string, number | null, string]> {
   return d.attempts.map((a) => [`${a.seat}/${a.model}`, a.status, a.evidence]);
