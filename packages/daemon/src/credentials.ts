@@ -1,26 +1,43 @@
-import type { Config, Env, SeatConfig } from '@routeplane/shared';
+import { type Config, type Env, type SeatAuth, type SeatConfig, seatAuth, sendsSeatKey } from '@routeplane/shared';
 import { type AgentIdentity, TokenCheck } from './http/auth.js';
 
 /**
  * The secrets a config names, read from the environment once (at start and
- * on reload): each seat's key and every agent token. They are never logged
- * or echoed; the daemon redacts them wherever an upstream might echo one.
+ * on reload): each seat's key, its header values from the environment, and
+ * every agent token. They are never logged or echoed; the daemon redacts them
+ * wherever an upstream might echo one.
  */
 
-/** A seat with its key resolved once at start (never logged, never echoed). */
-export interface ResolvedSeat extends SeatConfig {
-  readonly apiKey: string;
+/**
+ * A seat with its secrets resolved once at start (never logged, never
+ * echoed): its key (null for `passthrough` and `none`, which send none of
+ * their own), its `auth` as it works, and its header values, those named
+ * `{ env: NAME }` read from the environment.
+ */
+export interface ResolvedSeat extends Omit<SeatConfig, 'headers'> {
+  readonly auth: SeatAuth;
+  readonly apiKey: string | null;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
-/** Each seat with its key resolved from the environment (never logged, never echoed). */
+/** Each seat with its key and header values resolved from the environment; every value read there is a secret. */
 export function resolveSeats(config: Config, env: Env): { seats: Map<string, ResolvedSeat>; secrets: string[] } {
   const seats = new Map<string, ResolvedSeat>();
   const secrets: string[] = [];
+  const read = (name: string, what: string): string => {
+    const value = env[name];
+    if (!value) throw new Error(`environment variable ${name} is not set (${what})`);
+    secrets.push(value);
+    return value;
+  };
   for (const seat of config.seats) {
-    const apiKey = env[seat.api_key_env];
-    if (!apiKey) throw new Error(`environment variable ${seat.api_key_env} is not set (seat ${seat.id})`);
-    seats.set(seat.id, { ...seat, apiKey });
-    secrets.push(apiKey);
+    const auth = seatAuth(seat);
+    const apiKey = sendsSeatKey(auth) && seat.api_key_env !== undefined ? read(seat.api_key_env, `seat ${seat.id}`) : null;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(seat.headers)) {
+      headers[name] = typeof value === 'string' ? value : read(value.env, `seat ${seat.id} header ${name}`);
+    }
+    seats.set(seat.id, { ...seat, auth, apiKey, headers });
   }
   return { seats, secrets };
 }

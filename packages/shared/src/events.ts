@@ -9,10 +9,16 @@ import type { StoreInfo } from './store-info.js';
 
 export type Family = 'anthropic' | 'openai';
 export type Lane = 'foreground' | 'background';
-export type Balance = 'ordered' | 'spread' | 'cost' | 'latency';
+export type Balance = 'ordered' | 'spread' | 'cost' | 'latency' | 'drain';
 
-/** Why a chain entry sits where it does, or why it was not tried. */
-export type ChainEntryReason = TripReason | 'protocol' | 'drained' | 'reserve';
+/**
+ * Why a chain entry sits where it does, or why it was not tried; a skip of
+ * one request alone (not the route's) is a `RequestSkipReason`.
+ */
+export type ChainEntryReason = TripReason | 'protocol' | 'drained' | 'reserve' | RequestSkipReason;
+
+/** A target this request cannot be sent to: a passthrough seat, and the request carried no credentials. */
+export type RequestSkipReason = 'no_credentials';
 
 export type ChainEntryState = 'healthy' | 'tripped' | 'probe' | 'skipped';
 

@@ -2,6 +2,7 @@ export * from './config/schema.js';
 export * from './config/load.js';
 export * from './config/yaml-document.js';
 export * from './config/policy-checks.js';
+export * from './config/seat-auth.js';
 export * from './config/shared-checks.js';
 export * from './config/redis-url.js';
 export * from './breaker/breaker.js';

@@ -3,7 +3,7 @@ import type { TargetState } from './breaker/target-state.js';
 import type { Balance, Lane } from './events.js';
 import type { StoreInfo } from './store-info.js';
 import type { SeatUsage, UsageWindow } from './usage-window.js';
-import type { InfluenceConfig } from './config/schema.js';
+import type { InfluenceConfig, SeatAuth } from './config/schema.js';
 
 /** Shapes of `snapshot`, `status` and `hello` results (spec "Precise answers", spec/protocol-v2.md). */
 
@@ -69,6 +69,8 @@ export interface SeatTokens {
 export interface SnapshotSeat {
   id: string;
   provider: 'anthropic' | 'openai';
+  /** how it proves who it is; `passthrough`: the agent's own login */
+  auth: SeatAuth;
   /** the seat's base URL without a trailing `/`: seats that share it share a provider layer */
   upstream: string;
   credit: BreakerState | null;

@@ -10,4 +10,9 @@ export interface UsageWindow {
 export interface SeatUsage {
   observed_at: number;
   windows: UsageWindow[];
+  /**
+   * whether the last answer carrying `anthropic-ratelimit-unified-*` headers
+   * was billed as extra usage (past the plan); null before any such answer
+   */
+  extra_usage: boolean | null;
 }

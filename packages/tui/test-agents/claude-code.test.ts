@@ -7,10 +7,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION } from './support/agents.js';
 import { CREDIT_TOO_LOW, claudeCodeSeat, type ExhaustedAnswer, toolResults, windowUsedUp } from './support/anthropic-seat.js';
-import { type OutsideTrap, startOutsideTrap } from './support/outside-trap.js';
+import { perTest } from './support/per-test.js';
 import { readmeAgents } from './support/readme-agents.js';
 import { bringUp, routeOf, type SeatConfig, type Setup, targetsOf } from './support/readme-setup.js';
 import { responsesSeat } from './support/responses-seat.js';
@@ -30,17 +30,7 @@ const sonnetTargets = targetsOf(routeOf(readme.config, 'sonnet'));
 /** the models the README's chains name: what an upstream may be asked for */
 const chainModels = new Set([...sonnetTargets, ...targetsOf(routeOf(readme.config, 'haiku'))].map((t) => t.split('/')[1]));
 
-const cleanups: Array<() => unknown> = [];
-let outside: OutsideTrap;
-
-beforeEach(async () => {
-  outside = await startOutsideTrap();
-  cleanups.push(() => outside.close());
-});
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { cleanups, outside } = perTest();
 
 /** The README's config over fake seats; `options` adjusts the Anthropic seats. */
 async function readmeDaemon(options: (seat: SeatConfig) => Partial<Parameters<typeof claudeCodeSeat>[0]> = () => ({})): Promise<{

@@ -6,11 +6,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Behaviour, respond } from '../../daemon/test/helpers/fake-upstream.js';
 import { openai } from '../../daemon/test/signals/fixtures.js';
 import { CODEX_VERSION } from './support/agents.js';
-import { type OutsideTrap, startOutsideTrap } from './support/outside-trap.js';
+import { perTest } from './support/per-test.js';
 import { readmeAgents } from './support/readme-agents.js';
 import { bringUp, routeOf, type Setup, targetsOf } from './support/readme-setup.js';
 import { RESPONSES_USAGE, responsesSeat } from './support/responses-seat.js';
@@ -27,17 +27,7 @@ const readme = readmeAgents();
 const OFFLINE_HEAD = 'check_for_update_on_startup = false\n';
 const OFFLINE_TAIL = '\n[analytics]\nenabled = false\n\n[features]\nplugins = false\napps = false\n';
 
-const cleanups: Array<() => unknown> = [];
-let outside: OutsideTrap;
-
-beforeEach(async () => {
-  outside = await startOutsideTrap();
-  cleanups.push(() => outside.close());
-});
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { cleanups, outside } = perTest();
 
 /** `codex exec` with the README's config.toml, pointed at the daemon. */
 async function codex(setup: Setup) {
@@ -119,22 +109,24 @@ describe('Codex while a seat is exhausted', () => {
     influence: { enabled: true },
   };
 
-  const exhausted: Array<{ what: string; answer: Behaviour; evidence: string }> = [
+  const exhausted: Array<{ what: string; answer: () => Behaviour; evidence: string }> = [
     {
       what: 'an API account out of quota (429 insufficient_quota)',
-      answer: respond.json(429, JSON.parse(openai.insufficientQuota)),
+      answer: () => respond.json(429, JSON.parse(openai.insufficientQuota)),
       evidence: 'credit',
     },
     {
       what: 'a ChatGPT plan at its usage limit (429 usage_limit_reached)',
-      answer: respond.json(429, JSON.parse(openai.codexUsageLimit)),
+      // the recorded answer's reset, moved to three hours from now: a reset already past would hold the seat for a second only
+      answer: () =>
+        respond.json(429, { error: { ...JSON.parse(openai.codexUsageLimit).error, resets_at: Math.floor(Date.now() / 1000) + 3 * 3600 } }),
       evidence: 'quota',
     },
   ];
 
   for (const { what, answer, evidence } of exhausted) {
     it(`completes on the other seat when the first is ${what}, and the next turn goes straight there`, async () => {
-      const setup = await bringUp(twoSeats, (seat) => (seat.id === 'plus-1' ? answer : responsesSeat(FINAL_TEXT)));
+      const setup = await bringUp(twoSeats, (seat) => (seat.id === 'plus-1' ? answer() : responsesSeat(FINAL_TEXT)));
       cleanups.push(() => setup.close());
 
       const first = await codex(setup);

@@ -10,6 +10,7 @@ export function disabledInfluence(topology: Topology, clock: Clock): Influence {
   const seatView: Snapshot['seats'] = [...topology.seats.values()].map((s) => ({
     id: s.id,
     provider: s.provider,
+    auth: s.auth,
     upstream: s.upstream,
     credit: null,
     rate_limit: null,

@@ -31,6 +31,7 @@ export function seats(s: EngineState): Snapshot['seats'] {
     return {
       id: seat.id,
       provider: seat.provider,
+      auth: seat.auth,
       upstream: seat.upstream,
       credit: credit ? v1Breaker(credit) : null,
       rate_limit: rateLimit

@@ -4,7 +4,9 @@ import {
   type RouteRef,
   type Provider,
   type RouteConfig,
+  type SeatAuth,
   type SeatConfig,
+  seatAuth,
   upstreamIds,
 } from '@routeplane/shared';
 
@@ -38,6 +40,7 @@ export interface TargetKeys {
 export interface SeatInfo {
   readonly id: string;
   readonly provider: Provider;
+  readonly auth: SeatAuth;
   readonly upstream: string;
   /** every model a route names on this seat, in first-seen order */
   readonly models: readonly string[];
@@ -58,7 +61,10 @@ export class Topology {
     }
     const upstreams = upstreamIds(seats);
     this.seats = new Map(
-      seats.map((s) => [s.id, { id: s.id, provider: s.provider, upstream: upstreams.get(s.id) ?? '', models: models.get(s.id) ?? [] }]),
+      seats.map((s) => [
+        s.id,
+        { id: s.id, provider: s.provider, auth: seatAuth(s), upstream: upstreams.get(s.id) ?? '', models: models.get(s.id) ?? [] },
+      ]),
     );
     this.routes = routes.map((r) => ({
       model: r.model,

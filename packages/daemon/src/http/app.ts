@@ -43,9 +43,11 @@ export function buildHttpApp(ctx: DaemonContext): FastifyInstance {
   const proxyAuth: onRequestHookHandler = (request, reply, done) => {
     const tokens = ctx.routing.tokens;
     if (tokens === null) return done();
-    const agent = tokens.identify(request.headers);
-    if (agent === null) return sendProxyError(request, reply, 'unauthorized', UNAUTHORIZED);
-    request.agent = agent;
+    const found = tokens.identify(request.headers);
+    if (found === null) return sendProxyError(request, reply, 'unauthorized', UNAUTHORIZED);
+    request.agent = found.agent;
+    // the token is ours: off the request before anything reads what the agent sent for a seat
+    for (const name of found.via) delete request.headers[name];
     done();
   };
   const infoAuth: onRequestHookHandler = (request, reply, done) => {
@@ -83,7 +85,8 @@ export function buildHttpApp(ctx: DaemonContext): FastifyInstance {
   return app;
 }
 
-const UNAUTHORIZED = 'missing or wrong routeplane token (send it as "Authorization: Bearer <token>" or "x-api-key: <token>")';
+const UNAUTHORIZED =
+  'missing or wrong routeplane token (send it as "x-routeplane-token: <token>", "Authorization: Bearer <token>" or "x-api-key: <token>")';
 
 function isProxiedPost(request: FastifyRequest): boolean {
   return request.method === 'POST' && request.url.startsWith('/v1/');

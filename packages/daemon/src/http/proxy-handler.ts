@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { DecisionChainEntry } from '@routeplane/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { PlanEntry, PlannedTarget } from '../breaker/types.js';
+import type { PlanEntry } from '../breaker/types.js';
 import type { DaemonContext } from '../context.js';
 import { clientToken } from '../policy/client-token.js';
 import { decisionHeader } from '../policy/decision-header.js';
 import { chooseLane } from '../policy/lane.js';
-import { LatencyTracker } from '../policy/latency.js';
+import { BaseOrders } from '../policy/base-order.js';
 import { checkPin, parsePinHeader, resolveRequested } from '../policy/pins.js';
 import { reserveUntil } from '../policy/reserve.js';
 import { sessionOf } from '../policy/session-key.js';
@@ -19,10 +18,12 @@ import { type DaemonErrorKind, errorBody, errorStatus } from '../proxy/error-sha
 import type { Exchange } from '../proxy/exchange.js';
 import { familyOfPath } from '../proxy/family.js';
 import { decisionChain, Forwarder } from '../proxy/forwarder.js';
+import { cannotServe } from '../proxy/cannot-serve.js';
 import { readAgentBody } from '../proxy/request-body.js';
-import type { FamilyChain, PreparedRoute } from '../proxy/route-table.js';
+import { type RequestSkip, requestSkips } from '../proxy/request-skips.js';
 import { agentMayUse } from '../proxy/routing.js';
 import { UpstreamClient } from '../proxy/upstream-client.js';
+import { extraUsageOf } from '../signals/extra-usage.js';
 import { usageWindows } from '../signals/usage-windows.js';
 
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:\/|$)/i;
@@ -43,11 +44,12 @@ export class ProxyHandler {
   private client: UpstreamClient;
   private forwarder: Forwarder;
   private readonly retired: UpstreamClient[] = [];
-  private readonly latency = new LatencyTracker();
+  private readonly orders: BaseOrders;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly ctx: DaemonContext) {
     this.client = new UpstreamClient(ctx.config.timeouts);
+    this.orders = new BaseOrders(ctx);
     this.forwarder = this.makeForwarder();
     // a reload changes secrets, limits and maybe timeouts: requests that start after it get a new forwarder
     this.unsubscribe = ctx.bus.subscribe((event) => {
@@ -64,8 +66,9 @@ export class ProxyHandler {
       client: this.client,
       secrets: ctx.secrets,
       limits: { maxCooldownMs: ctx.config.influence.max_cooldown_secs * 1000 },
+      extraUsageCooldownMs: ctx.config.influence.cooldown_secs * 1000,
       observe: (seat, headers, now, headMs) => this.observe(seat, headers, now, headMs),
-      latency: this.latency,
+      latency: this.orders.latency,
     });
   }
 
@@ -153,6 +156,9 @@ export class ProxyHandler {
       return;
     }
 
+    // the targets this request cannot go to for its own sake (a login seat, and no credentials)
+    const skips = requestSkips({ family: facts.family, headers: request.headers, body: body.body }, chain.targets);
+
     const agent = request.agent;
     const lane = chooseLane(request.headers['x-routeplane-lane'], agent?.lane ?? null, route.lane);
     if (lane.ok) facts.lane = lane.lane;
@@ -163,7 +169,7 @@ export class ProxyHandler {
 
     // Refusals after the route resolved still explain the chain (x-routeplane-decision).
     const refuse = (kind: DaemonErrorKind, message: string): void => {
-      facts.chain = explained(this.ctx.influence.preview(chain.entries, pinnedIndex), chain);
+      facts.chain = decisionChain(this.ctx.influence.preview(withoutSkipped(chain.entries, skips), pinnedIndex), chain, skips);
       facts.status = this.fail(res, facts, kind, message, decisionHeader(facts.chain, false));
     };
     if (!agentMayUse(agent, route.name))
@@ -172,9 +178,18 @@ export class ProxyHandler {
     if (pinned !== null && !pinned.ok) return refuse('bad_request', pinned.message);
     if (chain.allDrained)
       return refuse('unavailable', `route ${JSON.stringify(route.name)} has every ${facts.family} target drained (weight 0)`);
+    if (skips.length > 0) {
+      // a pin to a skipped target, or nothing left to try: said as it is, never re-routed
+      const pinnedSkip = skips.find((s) => s.target.index === pinnedIndex);
+      const blocking = pinnedSkip !== undefined ? [pinnedSkip] : skips.length === chain.targets.length ? skips : null;
+      if (blocking !== null) {
+        const why = cannotServe(route.name, blocking);
+        return refuse(why.kind, why.message);
+      }
+    }
 
     const forwarder = this.forwarder;
-    const plan = await forwarder.plan(this.baseOrder(route, chain, session?.key ?? null), {
+    const plan = await forwarder.plan(withoutSkipped(this.orders.of(route, chain, session), skips), {
       lane: facts.lane,
       pinnedIndex,
       reserveUntil: facts.lane === 'background' ? (seat) => this.reserveOf(seat) : undefined,
@@ -183,7 +198,7 @@ export class ProxyHandler {
       // background work with nothing routable: told when to come back, never sent into a tripped seat
       this.ctx.influence.countSkipped(plan);
       facts.skipped = true;
-      facts.chain = decisionChain(plan.passedOver ?? [], chain);
+      facts.chain = decisionChain(plan.passedOver ?? [], chain, skips);
       facts.status = heldBackAnswer(res, facts, route.name, plan.heldBack, this.ctx.clock.now(), decisionHeader(facts.chain, false));
       return;
     }
@@ -198,32 +213,18 @@ export class ProxyHandler {
       modelSpan: body.modelSpan,
       agent: new AgentLink(res),
       res,
+      skipped: skips,
       decisionHeader: null,
+      secrets: null,
     };
     const result = await forwarder.forward(exchange, chain, plan, route.retry);
+    this.orders.answered(route, session, result.servedBy, result.status);
     facts.chain = result.chain;
     facts.attempts = result.attempts;
     facts.servedBy = result.servedBy;
     facts.status = result.status;
     facts.failOpen = result.failOpen;
     facts.usage = result.usage;
-  }
-
-  /** The request's base order (spec/policy.md "Balance"); the breaker reorders it. */
-  private baseOrder(route: PreparedRoute, chain: FamilyChain, sessionKey: string | null): readonly PlanEntry[] {
-    switch (route.balance) {
-      case 'ordered':
-        return chain.entries;
-      case 'spread': {
-        // no session: a fresh random key, so requests spread one by one
-        const order = chain.rendezvous!.order(sessionKey ?? randomUUID());
-        return order.map((i) => chain.entries[i]!);
-      }
-      case 'cost':
-        return chain.byCost!;
-      case 'latency':
-        return this.latency.order(chain.entries);
-    }
   }
 
   private reserveOf(seat: string): number | null {
@@ -235,8 +236,9 @@ export class ProxyHandler {
   private observe(seat: string, headers: Record<string, string | string[] | undefined>, now: number, headMs: number): void {
     this.ctx.metrics.firstByte(seat, headMs);
     const windows = usageWindows(headers, now);
-    if (windows.length === 0) return;
-    this.ctx.usage.observe(seat, windows, now);
+    const extra = extraUsageOf(headers);
+    if (windows.length === 0 && extra === null) return;
+    this.ctx.usage.observe(seat, windows, now, extra === null ? null : extra.billed);
   }
 
   /** Answers a daemon-made error (nothing sent upstream) and returns its status. */
@@ -257,7 +259,8 @@ export class ProxyHandler {
   }
 }
 
-/** A chain shown without being tried: the previewed order, then the skipped entries. */
-function explained(targets: readonly PlannedTarget[], chain: FamilyChain): DecisionChainEntry[] {
-  return decisionChain(targets, chain);
+/** The entries this request may be sent to: `entries` without its own skips. */
+function withoutSkipped(entries: readonly PlanEntry[], skips: readonly RequestSkip[]): readonly PlanEntry[] {
+  if (skips.length === 0) return entries;
+  return entries.filter((e) => !skips.some((s) => s.target.index === e.index));
 }

@@ -142,6 +142,16 @@ export function createMetrics(ctx: DaemonContext): DaemonMetrics {
     },
   });
   new Gauge({
+    name: 'routeplane_usage_extra',
+    help: "1 when a seat's last answer with a Claude subscription's unified headers was billed as extra usage (past the plan), 0 when not; absent before any.",
+    labelNames: ['seat'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [seat, usage] of ctx.usage.shownEntries()) if (usage.extra_usage !== null) this.set({ seat }, usage.extra_usage ? 1 : 0);
+    },
+  });
+  new Gauge({
     name: 'routeplane_store_up',
     help: 'The breaker store: 1 memory or Redis ok, 0 degraded.',
     registers: [registry],

@@ -3,7 +3,8 @@ import type { Influence, Plan, PlannedTarget, Recorded } from '../breaker/types.
 import { classifyAnswer, type ClassifyLimits } from '../signals/classify.js';
 import { classifyEmbedded } from '../signals/embedded-error.js';
 import { type Evidence, evidenceClass, OK } from '../signals/evidence.js';
-import { firstValue, parseRetryAfter } from '../signals/retry-after.js';
+import { extraUsageOf, extraUsageQuota } from '../signals/extra-usage.js';
+import { firstValue, parseRetryAfter, type UpstreamHeaders } from '../signals/retry-after.js';
 import { StreamErrorScan, scannable } from '../signals/stream-error-scan.js';
 import { transportEvidence } from '../signals/transport-evidence.js';
 import { routeplaneHeaders } from './agent-response.js';
@@ -14,6 +15,7 @@ import { spliceModel } from './model-swap.js';
 import { relaySuccess } from './relay.js';
 import type { PreparedTarget } from './route-table.js';
 import type { Exchange } from './exchange.js';
+import { type RequestSecrets, withLogin } from './login-secrets.js';
 import type { UpstreamClient, UpstreamResult } from './upstream-client.js';
 import { upstreamPath } from './upstream-url.js';
 import { UsageTap } from '../usage/usage-tap.js';
@@ -41,9 +43,11 @@ export interface AttemptDeps {
   readonly influence: Influence;
   readonly client: UpstreamClient;
   readonly now: () => number;
-  readonly secrets: readonly string[];
-  readonly secretNeedles: readonly Buffer[];
+  /** the daemon's own secrets; a request to a login seat adds the agent's login (login-secrets.ts) */
+  readonly secrets: RequestSecrets;
   readonly limits: ClassifyLimits;
+  /** `extra_usage: avoid` without a stated reset holds the seat this long (influence.cooldown_secs) */
+  readonly extraUsageCooldownMs: number;
   /** every answer's headers, for the seat's usage windows (spec/signals.md) */
   readonly observe: (seat: string, headers: Record<string, string | string[] | undefined>, now: number, headMs: number) => void;
   /** time to the response head of an answer that was served (`balance: latency`) */
@@ -85,6 +89,7 @@ export async function attemptTarget(
     return { kind: 'failed', evidence, status: null, kept: null, retryAfterMs: null, at: deps.now(), tripped };
   };
 
+  const secrets = target.login ? (x.secrets ??= withLogin(deps.secrets, x.agentHeaders)) : deps.secrets;
   const sent: UpstreamResult = await deps.client.send(
     {
       origin: target.upstream.origin,
@@ -102,17 +107,20 @@ export async function attemptTarget(
   const { status } = sent;
   const headMs = performance.now() - started;
   const now = deps.now();
-  const headers = relayedResponseHeaders(sent.headers, deps.secrets);
+  const headers = relayedResponseHeaders(sent.headers, secrets.strings);
   // usage windows end up on screens: read from the relayed headers, which drop any that carry a secret
   deps.observe(target.seat, headers, now, headMs);
 
   if (status >= 200 && status < 300) {
     Object.assign(headers, routeplaneHeaders(x.requestId, attempts.length + 1, target.label, x.decisionHeader));
     const check = (head: Buffer) =>
-      classifyEmbedded({ family: x.family, headers: sent.headers, chunk: head, now, secrets: deps.secrets }, deps.limits);
+      classifyEmbedded(
+        { family: x.family, headers: sent.headers, chunk: head, now, secrets: secrets.strings, login: target.login },
+        deps.limits,
+      );
     const encoding = sent.headers['content-encoding'];
     const tap = new UsageTap(encoding === undefined || encoding === 'identity');
-    const redact = (chunk: Buffer) => redactSecrets(chunk, deps.secretNeedles);
+    const redact = (chunk: Buffer) => redactSecrets(chunk, secrets.needles);
     const scan = scannable(firstValue(sent.headers['content-type']), firstValue(encoding)) ? new StreamErrorScan(x.family) : null;
     const relayed = await relaySuccess({
       res: x.res,
@@ -135,7 +143,7 @@ export async function attemptTarget(
           return { kind: 'answered', status, usage: null };
         }
         deps.firstByte(target.label, headMs);
-        note('ok', status, OK);
+        note('ok', status, servedEvidence(deps, target, sent.headers, status, now, secrets));
         return { kind: 'answered', status, usage: tap.usage() };
       case 'aborted':
         return agentLeft(note, status);
@@ -149,7 +157,7 @@ export async function attemptTarget(
       case 'embedded_error': {
         const { classified, body } = relayed;
         const { tripped } = note(classified.outcome, status, classified.evidence);
-        const kept = keepErrorResponse(x.family, status, headers, { kind: 'read', body }, target.label, deps.secretNeedles);
+        const kept = keepErrorResponse(x.family, status, headers, { kind: 'read', body }, target.label, secrets.needles);
         return { kind: 'failed', evidence: classified.evidence, status, kept, retryAfterMs: null, at: now, tripped };
       }
     }
@@ -158,9 +166,12 @@ export async function attemptTarget(
   const read = await readErrorBody(sent.body, x.agent);
   if (read.kind === 'aborted') return agentLeft(note, status);
   const body = read.kind === 'too_large' ? null : read.body;
-  const classified = classifyAnswer({ family: x.family, status, headers: sent.headers, body, now, secrets: deps.secrets }, deps.limits);
+  const classified = classifyAnswer(
+    { family: x.family, status, headers: sent.headers, body, now, secrets: secrets.strings, login: target.login },
+    deps.limits,
+  );
   const { tripped } = note(classified.outcome, status, classified.evidence);
-  const kept = keepErrorResponse(x.family, status, headers, read, target.label, deps.secretNeedles);
+  const kept = keepErrorResponse(x.family, status, headers, read, target.label, secrets.needles);
   if (classified.verdict === 'pass_back') {
     sendKeptError(x.res, x.requestId, attempts.length, kept, x.decisionHeader);
     return { kind: 'answered', status, usage: null };
@@ -175,4 +186,22 @@ function agentLeft(
 ): AttemptResult {
   note('aborted', status, transportEvidence('aborted'));
   return { kind: 'agent_left' };
+}
+
+/**
+ * What a served 2xx is evidence of: a success — unless the seat avoids extra
+ * usage and the answer says it was billed as such (docs/seats.md): then it
+ * holds the seat's quota until the plan resets, and clears nothing.
+ */
+function servedEvidence(
+  deps: AttemptDeps,
+  target: PreparedTarget,
+  headers: UpstreamHeaders,
+  status: number,
+  now: number,
+  secrets: RequestSecrets,
+): Evidence {
+  if (!target.avoidExtraUsage) return OK;
+  const billed = extraUsageOf(headers);
+  return billed?.billed === true ? extraUsageQuota(billed, headers, status, now, deps.extraUsageCooldownMs, secrets.strings) : OK;
 }

@@ -9,6 +9,7 @@ import { answerToRelay, type FailedAnswer } from '../signals/rank-failures.js';
 import { type AttemptDeps, attemptTarget } from './attempt.js';
 import type { Exchange } from './exchange.js';
 import { type KeptError, sendKeptError, sendNoUpstreamAnswer } from './failure-answers.js';
+import { type RequestSkip, skippedEntry } from './request-skips.js';
 import type { FamilyChain, PreparedTarget } from './route-table.js';
 import type { UpstreamClient } from './upstream-client.js';
 
@@ -30,6 +31,8 @@ export interface ForwarderDeps {
   readonly client: UpstreamClient;
   readonly secrets: readonly string[];
   readonly limits: ClassifyLimits;
+  /** influence.cooldown_secs in ms: how long `extra_usage: avoid` holds a seat whose answer stated no reset */
+  readonly extraUsageCooldownMs: number;
   readonly observe: AttemptDeps['observe'];
   /** time to first byte of ok attempts, for `balance: latency` */
   readonly latency: LatencyTracker;
@@ -59,9 +62,9 @@ export class Forwarder {
       influence: deps.influence,
       client: deps.client,
       now: () => deps.clock.now(),
-      secrets: deps.secrets,
-      secretNeedles: deps.secrets.map((s) => Buffer.from(s)),
+      secrets: { strings: deps.secrets, needles: deps.secrets.map((s) => Buffer.from(s)) },
       limits: deps.limits,
+      extraUsageCooldownMs: deps.extraUsageCooldownMs,
       observe: deps.observe,
       firstByte: (label, ms) => deps.latency.observe(label, ms),
     };
@@ -79,7 +82,7 @@ export class Forwarder {
     if (plan.failOpen) counters.fail_open++;
     const attempts: Attempt[] = [];
     const result: ForwardResult = {
-      chain: decisionChain(plan.passedOver === undefined ? plan.targets : [...plan.targets, ...plan.passedOver], chain),
+      chain: decisionChain(plan.passedOver === undefined ? plan.targets : [...plan.targets, ...plan.passedOver], chain, x.skipped),
       attempts,
       servedBy: null,
       status: AGENT_CLOSED,
@@ -147,8 +150,16 @@ function resolveTarget(chain: FamilyChain, planned: PlannedTarget): PreparedTarg
   return found;
 }
 
-/** The decision's chain: the plan's order and states, then the skipped targets (protocol, drained) in configured order. */
-export function decisionChain(targets: readonly PlannedTarget[], chain: FamilyChain): DecisionChainEntry[] {
+/**
+ * The decision's chain: the plan's order and states, then every skipped
+ * target — the route's (protocol, drained) and this request's own
+ * (`requestSkipped`) — in configured order.
+ */
+export function decisionChain(
+  targets: readonly PlannedTarget[],
+  chain: FamilyChain,
+  requestSkipped: readonly RequestSkip[] = NO_SKIPS,
+): DecisionChainEntry[] {
   const out: DecisionChainEntry[] = targets.map((t) => ({
     seat: t.seat,
     model: t.model,
@@ -157,6 +168,15 @@ export function decisionChain(targets: readonly PlannedTarget[], chain: FamilyCh
     pinned: t.pinned,
     left_ms: t.leftMs,
   }));
-  for (const s of chain.skipped) out.push(s);
+  if (requestSkipped.length === 0) {
+    for (const s of chain.skipped) out.push(s);
+    return out;
+  }
+  const skipped = chain.skipped.map((entry, i) => ({ at: chain.skippedAt[i]!, entry }));
+  for (const skip of requestSkipped) skipped.push({ at: skip.target.index, entry: skippedEntry(skip) });
+  skipped.sort((a, b) => a.at - b.at);
+  for (const s of skipped) out.push(s.entry);
   return out;
 }
+
+const NO_SKIPS: readonly RequestSkip[] = Object.freeze([]);

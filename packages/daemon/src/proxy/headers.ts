@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ResolvedSeat } from '../credentials.js';
+import { mergeBeta } from './anthropic-beta.js';
+import type { SeatHeaders } from './seat-headers.js';
 
 /**
  * Which headers cross the proxy, in both directions (spec "Precise answers"
@@ -9,7 +10,7 @@ import type { ResolvedSeat } from '../credentials.js';
 export type HeaderMap = Record<string, string | string[]>;
 
 /** RFC 9110 §7.6.1 connection-specific headers, plus the legacy proxy ones. */
-const HOP_BY_HOP = new Set([
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
   'connection',
   'keep-alive',
   'proxy-authenticate',
@@ -20,14 +21,6 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding',
   'upgrade',
 ]);
-
-/**
- * Agent headers never forwarded besides hop-by-hop ones: the agent's own
- * credentials, and what the upstream client computes itself (`host`,
- * `content-length` — the body changes length with the model — and `expect`,
- * which undici refuses).
- */
-const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'authorization', 'x-api-key', 'host', 'content-length', 'expect']);
 
 /** Upstream response headers never relayed besides hop-by-hop ones. */
 const NOT_RELAYED = new Set([...HOP_BY_HOP, 'set-cookie', 'authorization', 'x-api-key']);
@@ -44,43 +37,19 @@ function connectionNamed(value: string | string[] | undefined): Set<string> | nu
   return names;
 }
 
-/**
- * Headers a seat always sends, computed once at start: the configured extras,
- * then its credentials (set last so nothing overrides them).
- */
-export interface SeatHeaders {
-  readonly fixed: Readonly<Record<string, string>>;
-  /** `anthropic-version` to add when neither the agent nor the seat config sent one */
-  readonly defaultAnthropicVersion: string | null;
-}
-
-export const ANTHROPIC_VERSION = '2023-06-01';
-
-export function seatHeaders(seat: ResolvedSeat): SeatHeaders {
-  const fixed: Record<string, string> = {};
-  for (const [name, value] of Object.entries(seat.headers)) {
-    const lower = name.toLowerCase();
-    if (!HOP_BY_HOP.has(lower) && lower !== 'host' && lower !== 'content-length') fixed[lower] = value;
-  }
-  if (seat.provider === 'anthropic') {
-    delete fixed.authorization;
-    fixed['x-api-key'] = seat.apiKey;
-  } else {
-    delete fixed['x-api-key'];
-    fixed.authorization = `Bearer ${seat.apiKey}`;
-  }
-  const hasVersion = Object.hasOwn(fixed, 'anthropic-version');
-  return { fixed, defaultAnthropicVersion: seat.provider === 'anthropic' && !hasVersion ? ANTHROPIC_VERSION : null };
-}
-
-/** The agent's headers as forwarded to a seat: filtered, then the seat's own set on top. */
+/** The agent's headers as forwarded to a seat: filtered by the seat's rules, `anthropic-beta` merged, then the seat's own set on top. */
 export function upstreamRequestHeaders(agent: IncomingHttpHeaders, seat: SeatHeaders): HeaderMap {
   const out: HeaderMap = {};
   const named = connectionNamed(agent.connection);
   for (const name in agent) {
     const value = agent[name];
-    if (value === undefined || NOT_FORWARDED.has(name) || named?.has(name)) continue;
+    if (value === undefined || seat.dropped.has(name) || named?.has(name)) continue;
     out[name] = value;
+  }
+  if (seat.beta !== null) {
+    const merged = mergeBeta(out['anthropic-beta'], seat.beta);
+    if (merged === undefined) delete out['anthropic-beta'];
+    else out['anthropic-beta'] = merged;
   }
   if (seat.defaultAnthropicVersion !== null && out['anthropic-version'] === undefined) {
     out['anthropic-version'] = seat.defaultAnthropicVersion;

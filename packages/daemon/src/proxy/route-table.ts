@@ -12,7 +12,7 @@ import type { PlanEntry } from '../breaker/types.js';
 import type { ResolvedSeat } from '../credentials.js';
 import type { PinChainEntry } from '../policy/pins.js';
 import { prepareRendezvous, type Rendezvous } from '../policy/rendezvous.js';
-import { type SeatHeaders, seatHeaders } from './headers.js';
+import { type SeatHeaders, seatHeaders } from './seat-headers.js';
 import { encodeModel } from './model-swap.js';
 import { parseUpstreamBase, type UpstreamBase } from './upstream-url.js';
 
@@ -31,6 +31,10 @@ export interface PreparedTarget {
   readonly modelJson: Buffer;
   readonly upstream: UpstreamBase;
   readonly headers: SeatHeaders;
+  /** the seat is the agent's own login (`auth: passthrough`): a request without credentials cannot go there */
+  readonly login: boolean;
+  /** `extra_usage: avoid`: an answer billed past the plan trips the seat's quota */
+  readonly avoidExtraUsage: boolean;
   /** the keys of every breaker that can hold it back */
   readonly keys: TargetKeys;
   /** position in the configured chain (both families counted) */
@@ -47,6 +51,8 @@ export interface FamilyChain {
   readonly byIndex: ReadonlyMap<number, PreparedTarget>;
   /** never tried: the other family's targets and drained ones, in configured order (for the decision) */
   readonly skipped: readonly DecisionChainEntry[];
+  /** each skipped entry's position in the configured chain */
+  readonly skippedAt: readonly number[];
   /** the family has targets, but every one is drained */
   readonly allDrained: boolean;
   /** `balance: spread` */
@@ -69,6 +75,7 @@ export interface PreparedRoute {
 interface SeatWire {
   upstream: UpstreamBase;
   headers: SeatHeaders;
+  avoidExtraUsage: boolean;
   family: Family;
   upstreamId: string;
 }
@@ -81,8 +88,9 @@ export function prepareRoutes(
   const upstreams = upstreamIds([...seats.values()]);
   for (const seat of seats.values()) {
     perSeat.set(seat.id, {
-      upstream: parseUpstreamBase(seat.base_url),
+      upstream: parseUpstreamBase(seat.base_url, seat.api_path),
       headers: seatHeaders(seat),
+      avoidExtraUsage: seat.extra_usage === 'avoid',
       family: seat.provider,
       upstreamId: upstreams.get(seat.id) ?? '',
     });
@@ -110,11 +118,13 @@ export function prepareRoutes(
 function chainFor(route: RouteConfig, family: Family, wireOf: (seat: string) => SeatWire): FamilyChain {
   const targets: PreparedTarget[] = [];
   const skipped: DecisionChainEntry[] = [];
+  const skippedAt: number[] = [];
   let ofFamily = 0;
   route.chain.forEach((ref, index) => {
     const seat = wireOf(ref.seat);
     const skip = (reason: 'protocol' | 'drained'): void => {
       skipped.push({ seat: ref.seat, model: ref.model, state: 'skipped', reason, pinned: false, left_ms: null });
+      skippedAt.push(index);
     };
     if (seat.family !== family) {
       skip('protocol');
@@ -132,6 +142,8 @@ function chainFor(route: RouteConfig, family: Family, wireOf: (seat: string) => 
       modelJson: encodeModel(ref.model),
       upstream: seat.upstream,
       headers: seat.headers,
+      login: seat.headers.auth === 'passthrough',
+      avoidExtraUsage: seat.avoidExtraUsage,
       keys: targetKeys(ref.seat, ref.model, seat.upstreamId),
       index,
       weight: ref.weight,
@@ -151,6 +163,7 @@ function chainFor(route: RouteConfig, family: Family, wireOf: (seat: string) => 
     entries,
     byIndex: new Map(targets.map((t) => [t.index, t])),
     skipped,
+    skippedAt,
     allDrained: ofFamily > 0 && targets.length === 0,
     rendezvous:
       route.balance === 'spread' ? prepareRendezvous(targets.map((t) => ({ seat: t.seat, model: t.model, weight: t.weight }))) : null,

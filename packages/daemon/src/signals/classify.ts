@@ -1,6 +1,6 @@
 import type { AttemptOutcome, Family } from '@routeplane/shared';
 import { anthropicEvidence } from './anthropic-rules.js';
-import type { AnswerFacts } from './answer-facts.js';
+import { type AnswerFacts, signalOf } from './answer-facts.js';
 import { decodedBody } from './decode-body.js';
 import { OK, type Evidence } from './evidence.js';
 import { openaiEvidence } from './openai-rules.js';
@@ -34,6 +34,12 @@ export interface UpstreamAnswer {
   now: number;
   /** every seat key and agent token: redacted from the signal */
   secrets: readonly string[];
+  /**
+   * the seat is the agent's own login (`auth: passthrough`): its 401 or 403
+   * is about that login (expired, logged out), not the seat — evidence
+   * `none`, passed back, so the agent refreshes it and no breaker trips
+   */
+  login?: boolean;
 }
 
 export interface ClassifyLimits {
@@ -75,7 +81,12 @@ export function classifyFailure(
     secrets: answer.secrets,
     maxCooldownMs: limits.maxCooldownMs,
   };
-  const evidence = answer.family === 'anthropic' ? anthropicEvidence(facts) : openaiEvidence(facts);
+  const evidence =
+    answer.login === true && (status === 401 || status === 403)
+      ? ({ class: 'none', signal: signalOf(facts) } as const)
+      : answer.family === 'anthropic'
+        ? anthropicEvidence(facts)
+        : openaiEvidence(facts);
   return { evidence, outcome: outcomeOf(status), verdict: verdictOf(evidence) };
 }
 

@@ -48,6 +48,8 @@ export interface FirstChunk {
   chunk: Buffer;
   now: number;
   secrets: readonly string[];
+  /** the seat is the agent's own login (classify.ts) */
+  login?: boolean;
 }
 
 export type FirstChunkReading =

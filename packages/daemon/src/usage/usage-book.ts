@@ -23,11 +23,12 @@ export class UsageBook {
     private readonly now: () => number,
   ) {}
 
-  /** One answer's windows for `seat` (none: nothing changes). */
-  observe(seat: string, windows: readonly UsageWindow[], now: number): void {
-    if (windows.length === 0) return;
-    const merged = mergeUsage(this.live.get(seat) ?? null, windows, now);
-    if (merged === null) return;
+  /** One answer's windows for `seat`, and whether it was billed as extra usage (null: it did not say); nothing new: nothing changes. */
+  observe(seat: string, windows: readonly UsageWindow[], now: number, extraUsage: boolean | null = null): void {
+    if (windows.length === 0 && extraUsage === null) return;
+    const previous = this.live.get(seat) ?? null;
+    const merged = mergeUsage(previous, windows, now, extraUsage);
+    if (merged === null || merged === previous) return;
     this.live.set(seat, merged);
     if (this.pending.has(seat)) return;
     const wait = (this.lastAt.get(seat) ?? Number.NEGATIVE_INFINITY) + USAGE_EVENT_WINDOW_MS - this.now();

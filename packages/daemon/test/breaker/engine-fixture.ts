@@ -45,8 +45,10 @@ export function engine(
     provider: 'anthropic',
     base_url: s.base,
     api_key_env: 'K',
+    api_path: '/v1',
     headers: {},
     reserve_pct: 0,
+    extra_usage: 'allow',
   }));
   const routes: RouteConfig[] = [
     {

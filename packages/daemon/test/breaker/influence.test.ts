@@ -20,8 +20,10 @@ const seats: SeatConfig[] = ['a', 'b', 'c'].map((id) => ({
   provider: 'openai',
   base_url: `http://127.0.0.1:1/${id}`,
   api_key_env: `KEY_${id.toUpperCase()}`,
+  api_path: '/v1',
   headers: {},
   reserve_pct: 0,
+  extra_usage: 'allow',
 }));
 const refs = [
   { seat: 'a', model: 'm1' },

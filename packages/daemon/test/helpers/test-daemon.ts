@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateConfig, type ConfigInput } from '@routeplane/shared';
+import { type ConfigInput, type SeatAuth, validateConfig } from '@routeplane/shared';
 import { startDaemon, type RunningDaemon } from '../../src/start.js';
 import type { DaemonContext } from '../../src/context.js';
 import { EventRecorder } from './events.js';
@@ -29,9 +29,14 @@ export interface TestSeat {
   provider: 'anthropic' | 'openai';
   /** a fake upstream, or any base_url (e.g. `${up.url}/v1`, or a closed port) */
   upstream: FakeUpstream | string;
-  headers?: Record<string, string>;
+  /** a value `{ env: NAME }` is read from `env` below */
+  headers?: Record<string, string | { env: string }>;
   /** spec/lanes.md "Reserve" */
   reserve_pct?: number;
+  /** docs/seats.md; `passthrough` and `none` get no key (and no `api_key_env`) */
+  auth?: SeatAuth;
+  api_path?: string;
+  extra_usage?: 'allow' | 'avoid';
 }
 
 /** A route as a config file writes it: `balance`, `retry`, `lane`, and chain entries' `weight` and `cost_per_mtok` included. */
@@ -67,7 +72,7 @@ export interface TestDaemon {
   readonly context: DaemonContext;
   /** `http://127.0.0.1:PORT` */
   readonly url: string;
-  /** each seat's API key, by seat id */
+  /** each seat's API key, by seat id (none for a passthrough or no-key seat) */
   readonly keys: Readonly<Record<string, string>>;
   /** lines the daemon logged */
   readonly logs: string[];
@@ -85,17 +90,23 @@ export async function startTestDaemon(opts: TestDaemonOptions): Promise<TestDaem
   const env: Record<string, string> = { ...opts.env };
   const keys: Record<string, string> = {};
   const seats = opts.seats.map((seat) => {
+    const keyed = seat.auth === undefined || seat.auth === 'x-api-key' || seat.auth === 'bearer';
     const envName = `RP_TEST_KEY_${seat.id.replace(/[^a-z0-9]/gi, '_').toUpperCase()}`;
-    const key = `sk-test-${seat.id}-${randomUUID()}`;
-    env[envName] = key;
-    keys[seat.id] = key;
+    if (keyed) {
+      const key = `sk-test-${seat.id}-${randomUUID()}`;
+      env[envName] = key;
+      keys[seat.id] = key;
+    }
     return {
       id: seat.id,
       provider: seat.provider,
       base_url: typeof seat.upstream === 'string' ? seat.upstream : seat.upstream.url,
-      api_key_env: envName,
+      ...(keyed ? { api_key_env: envName } : {}),
       headers: seat.headers ?? {},
       ...(seat.reserve_pct === undefined ? {} : { reserve_pct: seat.reserve_pct }),
+      ...(seat.auth === undefined ? {} : { auth: seat.auth }),
+      ...(seat.api_path === undefined ? {} : { api_path: seat.api_path }),
+      ...(seat.extra_usage === undefined ? {} : { extra_usage: seat.extra_usage }),
     };
   });
   const server: Record<string, unknown> = {};

@@ -145,10 +145,14 @@ describe('usage windows in the snapshot, per seat, merged by name', () => {
         { name: '5h', utilization: 1.01, reset_at: fiveHourReset * 1000, status: 'allowed_warning' },
         { name: '7d', utilization: 0.42, reset_at: weekReset * 1000, status: 'allowed' },
       ],
+      // a subscription's answer that says nothing of overage: not billed as extra usage
+      extra_usage: false,
     });
     expect(usage.api).toEqual({
       observed_at: expect.any(Number),
       windows: [{ name: 'requests', utilization: 0.8, reset_at: requestsReset.ms, status: null }],
+      // no unified headers: nothing said either way
+      extra_usage: null,
     });
     expect(usage.oai).toEqual({
       observed_at: expect.any(Number),
@@ -156,6 +160,7 @@ describe('usage windows in the snapshot, per seat, merged by name', () => {
         { name: 'requests', utilization: 0.75, reset_at: near(360_000), status: null },
         { name: 'tokens', utilization: 0.1, reset_at: near(12), status: null },
       ],
+      extra_usage: null,
     });
     expect(usage.codex).toEqual({
       observed_at: expect.any(Number),
@@ -163,6 +168,7 @@ describe('usage windows in the snapshot, per seat, merged by name', () => {
         { name: '5h', utilization: 0.375, reset_at: near(13_872_000), status: null },
         { name: '7d', utilization: 0.8, reset_at: secondaryReset * 1000, status: null },
       ],
+      extra_usage: null,
     });
     for (const seat of ['max', 'api', 'oai', 'codex']) expect(usage[seat]!.observed_at).toSatisfy((v: number) => v >= before && v <= after);
 

@@ -128,21 +128,22 @@ describe('merging usage per seat', () => {
   const w = (name: string, utilization: number): UsageWindow => ({ name, utilization, reset_at: null, status: null });
 
   it('starts from nothing', () => {
-    expect(mergeUsage(null, [w('5h', 0.1)], NOW)).toEqual({ observed_at: NOW, windows: [w('5h', 0.1)] });
+    expect(mergeUsage(null, [w('5h', 0.1)], NOW)).toEqual({ observed_at: NOW, windows: [w('5h', 0.1)], extra_usage: null });
   });
 
   it('updates the windows an answer reports and keeps the others', () => {
-    const before: SeatUsage = { observed_at: NOW - 1_000, windows: [w('5h', 0.1), w('7d', 0.4)] };
+    const before: SeatUsage = { observed_at: NOW - 1_000, windows: [w('5h', 0.1), w('7d', 0.4)], extra_usage: null };
     expect(mergeUsage(before, [w('7d', 0.5), w('7d_opus', 0.9)], NOW)).toEqual({
       observed_at: NOW,
       windows: [w('5h', 0.1), w('7d', 0.5), w('7d_opus', 0.9)],
+      extra_usage: null,
     });
     // the previous object is not changed
     expect(before.windows).toEqual([w('5h', 0.1), w('7d', 0.4)]);
   });
 
   it('an answer that reports nothing changes nothing, observed_at included', () => {
-    const before: SeatUsage = { observed_at: NOW - 1_000, windows: [w('5h', 0.1)] };
+    const before: SeatUsage = { observed_at: NOW - 1_000, windows: [w('5h', 0.1)], extra_usage: null };
     expect(mergeUsage(before, [], NOW)).toBe(before);
     expect(mergeUsage(null, [], NOW)).toBeNull();
   });

@@ -26,7 +26,10 @@ export interface ConfigView {
 
 export interface SeatView {
   id?: string;
+  provider?: 'anthropic' | 'openai';
+  auth?: 'x-api-key' | 'bearer' | 'passthrough' | 'none';
   api_key_env?: string;
+  headers?: Record<string, string | { env?: string } | undefined>;
 }
 
 export interface RouteView {

@@ -10,8 +10,14 @@ export function envCheck(config: ConfigView, env: Env): RawIssue[] {
   const issues: RawIssue[] = [];
   const unset = (name: string | null | undefined): name is string => typeof name === 'string' && !env[name];
   config.seats?.forEach((seat, i) => {
-    if (unset(seat?.api_key_env)) {
+    // a passthrough or no-key seat never reads it (seat-checks.ts says to remove it)
+    const readsKey = seat?.auth !== 'passthrough' && seat?.auth !== 'none';
+    if (readsKey && unset(seat?.api_key_env)) {
       issues.push({ path: ['seats', i, 'api_key_env'], message: `environment variable ${seat.api_key_env} is not set` });
+    }
+    for (const [name, value] of Object.entries(seat?.headers ?? {})) {
+      const from = typeof value === 'object' ? value.env : undefined;
+      if (unset(from)) issues.push({ path: ['seats', i, 'headers', name, 'env'], message: `environment variable ${from} is not set` });
     }
   });
   const tokenEnv = config.server?.auth_token_env;

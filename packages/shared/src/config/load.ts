@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { ConfigView } from './config-view.js';
 import { crossCheck } from './cross-checks.js';
 import { policyChecks } from './policy-checks.js';
+import { seatChecks } from './seat-checks.js';
 import { envCheck } from './env-checks.js';
 import { resolveConfigPaths } from './relative-paths.js';
 import { salvage } from './schema-walk.js';
@@ -110,7 +111,9 @@ function checkDocument(raw: unknown, file: string, env: Env, lineFor: LineFor): 
   // so one run of `config check` shows every problem.
   const view: ConfigView = strict.ok ? strict.data : ((salvage(configSchema, raw) ?? {}) as ConfigView);
   // the policy and shared-store checks read defaults the schema fills in, so they join once the schema passed
-  const whole = strict.ok ? [...policyChecks(strict.data), ...sharedChecks(strict.data), ...sharedEnvChecks(strict.data, env)] : [];
+  const whole = strict.ok
+    ? [...seatChecks(strict.data), ...policyChecks(strict.data), ...sharedChecks(strict.data), ...sharedEnvChecks(strict.data, env)]
+    : [];
   const found = locateIssues([...crossCheck(view), ...whole, ...envCheck(view, env)], file, lineFor);
   const issues = inDocumentOrder([...(strict.ok ? [] : strict.issues), ...found]);
   const warnings = inDocumentOrder(locateIssues(configWarnings(view), file, lineFor));

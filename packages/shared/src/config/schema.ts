@@ -69,14 +69,33 @@ export const timeoutsSchema = z
   })
   .prefault({});
 
+/** How a seat proves who it is (docs/seats.md); absent: `x-api-key` for anthropic, `bearer` for openai. */
+export const seatAuthSchema = z.enum(['x-api-key', 'bearer', 'passthrough', 'none']);
+
+/** Replaces the inbound path's leading `/v1`: `""`, or `/…` without a trailing `/`. */
+const apiPath = z
+  .string()
+  .refine(
+    (s) => s === '' || (s.startsWith('/') && !s.endsWith('/')),
+    'expected "" or a path that starts with "/" and does not end with "/"',
+  );
+
+/** A seat header's value: literal, or read from the environment at start (then a secret). */
+export const seatHeaderValueSchema = z.union([z.string(), z.strictObject({ env: envVarName })]);
+
 export const seatSchema = z.strictObject({
   id: seatId,
   provider: providerSchema,
   base_url: httpUrl,
-  api_key_env: envVarName,
-  headers: z.record(z.string(), z.string()).default({}),
+  auth: seatAuthSchema.optional(),
+  /** required for `x-api-key` and `bearer`; refused for `passthrough` and `none` (seat-checks.ts) */
+  api_key_env: envVarName.optional(),
+  api_path: apiPath.default('/v1'),
+  headers: z.record(z.string(), seatHeaderValueSchema).default({}),
   /** the last slice of the seat's usage window kept for foreground work (spec/lanes.md "Reserve") */
   reserve_pct: z.number().min(0).max(99).default(0),
+  /** `avoid`: an answer billed past the plan trips the seat's quota breaker until the plan resets */
+  extra_usage: z.enum(['allow', 'avoid']).default('allow'),
 });
 
 export const targetRefSchema = z.strictObject({
@@ -88,7 +107,7 @@ export const targetRefSchema = z.strictObject({
   cost_per_mtok: z.number().min(0).nullable().default(null),
 });
 
-export const balanceSchema = z.enum(['ordered', 'spread', 'cost', 'latency']);
+export const balanceSchema = z.enum(['ordered', 'spread', 'cost', 'latency', 'drain']);
 
 /** What a retry may follow: a 429, a model error with a status, a timeout or a dropped connection. */
 export const retryOnSchema = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.enum(['429', '5xx', 'timeout']));
@@ -151,6 +170,8 @@ export type Config = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;
 export type Provider = z.infer<typeof providerSchema>;
 export type SeatConfig = z.infer<typeof seatSchema>;
+export type SeatAuth = z.infer<typeof seatAuthSchema>;
+export type SeatHeaderValue = z.infer<typeof seatHeaderValueSchema>;
 export type RouteConfig = z.infer<typeof routeSchema>;
 export type TargetRef = z.infer<typeof targetRefSchema>;
 export type InfluenceConfig = z.infer<typeof influenceSchema>;

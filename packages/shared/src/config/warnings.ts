@@ -6,7 +6,13 @@ import type { RawIssue } from './yaml-document.js';
  * still exits 0; they never stop the daemon.
  */
 export function configWarnings(config: ConfigView): RawIssue[] {
-  return [...influenceOff(config), ...unusedSeats(config), ...repeatedTargets(config), ...routesNoAgentMayUse(config)];
+  return [
+    ...influenceOff(config),
+    ...unusedSeats(config),
+    ...repeatedTargets(config),
+    ...routesNoAgentMayUse(config),
+    ...tokenBesideLogin(config),
+  ];
 }
 
 function influenceOff(config: ConfigView): RawIssue[] {
@@ -68,4 +74,21 @@ function routesNoAgentMayUse(config: ConfigView): RawIssue[] {
     }
   });
   return issues;
+}
+
+/**
+ * A daemon token in `Authorization` or `x-api-key` is taken off before
+ * forwarding, so an agent whose own login must pass through has to send the
+ * token beside it, in `x-routeplane-token`. Said once, whatever the count.
+ */
+function tokenBesideLogin(config: ConfigView): RawIssue[] {
+  const hasToken = typeof config.server?.auth_token_env === 'string' || (config.server?.agents?.length ?? 0) > 0;
+  const first = config.seats?.findIndex((seat) => seat?.auth === 'passthrough') ?? -1;
+  if (!hasToken || first === -1) return [];
+  return [
+    {
+      path: ['seats', first, 'auth'],
+      message: "agents must send the daemon's token as x-routeplane-token so their own login can pass through",
+    },
+  ];
 }

@@ -8,10 +8,18 @@ export interface DemoPaths {
   decisionLog: string;
 }
 
-/** Per seat: the environment variable its fake key sits in, and the key. Keys are never printed. */
+/**
+ * Per seat: the environment variable its fake key sits in, and the key; per
+ * family, the fake login the agents are logged in with, which a passthrough
+ * seat accepts (the agents share one account per family, as agents sharing
+ * one login seat must). Keys and logins are never printed.
+ */
 export interface DemoKeys {
   envNameOf: ReadonlyMap<string, string>;
+  /** what each seat's simulated provider accepts: its key, or the agents' login */
   keyOf: ReadonlyMap<string, string>;
+  /** the agents' login per family, when a seat of that family passes it through */
+  loginOf: ReadonlyMap<'anthropic' | 'openai', string>;
   /** only the demo's variables: the daemon sees nothing of the user's environment */
   env: Env;
 }
@@ -19,8 +27,21 @@ export interface DemoKeys {
 export function makeDemoKeys(scenario: Scenario): DemoKeys {
   const envNameOf = new Map<string, string>();
   const keyOf = new Map<string, string>();
+  const loginOf = new Map<'anthropic' | 'openai', string>();
   const env: Env = {};
   scenario.seats.forEach((seat, i) => {
+    if (seat.auth === 'passthrough') {
+      let login = loginOf.get(seat.provider);
+      if (login === undefined) {
+        // what a logged-in Claude Code or Codex sends, made up
+        login =
+          (seat.provider === 'anthropic' ? 'sk-ant-oat01-demo-' : 'eyJhbGciOiJub25lIn0.demo-login.') +
+          randomBytes(18).toString('base64url');
+        loginOf.set(seat.provider, login);
+      }
+      keyOf.set(seat.id, login);
+      return;
+    }
     const name = `ROUTEPLANE_DEMO_SEAT_${i + 1}_KEY`;
     const prefix = seat.provider === 'anthropic' ? 'sk-ant-demo-' : 'sk-demo-';
     const key = prefix + randomBytes(18).toString('base64url');
@@ -28,7 +49,7 @@ export function makeDemoKeys(scenario: Scenario): DemoKeys {
     keyOf.set(seat.id, key);
     env[name] = key;
   });
-  return { envNameOf, keyOf, env };
+  return { envNameOf, keyOf, loginOf, env };
 }
 
 /**
@@ -55,7 +76,7 @@ export function buildDemoConfig(
       id: seat.id,
       provider: seat.provider,
       base_url: baseUrlOf.get(seat.id),
-      api_key_env: keys.envNameOf.get(seat.id),
+      ...(seat.auth === 'passthrough' ? { auth: 'passthrough' } : { api_key_env: keys.envNameOf.get(seat.id) }),
     })),
     routes: scenario.routes.map((route) => ({
       model: route.model,

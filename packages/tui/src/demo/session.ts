@@ -72,6 +72,7 @@ export class DemoSession {
         streamShare: scenario.agents.stream_share,
         thinkSecs: scenario.agents.think_secs,
         onOutcome: opts.onOutcome,
+        logins: keys.loginOf,
       });
       return new DemoSession(tmpDir, seats, daemon, swarm, clock, startedAt, removeTmpOnExit);
     } catch (err) {

@@ -1,8 +1,8 @@
 /**
  * The README's config brought up for real: one fake upstream per seat it
  * declares (answering as that seat's provider would), the seats' base URLs
- * pointed at them, a key for every `api_key_env`, and `routeplane serve` on
- * top. Also usable with any other config of the same shape.
+ * pointed at them (their paths kept), a key for every `api_key_env`, and
+ * `routeplane serve` on top. Also usable with any other config of the same shape.
  */
 import { randomBytes } from 'node:crypto';
 import { type Behaviour, type FakeUpstream, startFakeUpstream } from '../../../daemon/test/helpers/fake-upstream.js';
@@ -12,7 +12,9 @@ export interface SeatConfig {
   id: string;
   provider: 'anthropic' | 'openai';
   base_url: string;
-  api_key_env: string;
+  /** absent for a seat that sends no key of its own (`auth: passthrough` or `none`) */
+  api_key_env?: string;
+  auth?: string;
 }
 
 export interface RouteConfig {
@@ -44,22 +46,30 @@ export function targetsOf(route: RouteConfig): string[] {
   return route.chain.map((entry) => `${entry.seat}/${entry.model}`);
 }
 
-export async function bringUp(config: Record<string, unknown>, behaviourFor: (seat: SeatConfig) => Behaviour): Promise<Setup> {
+/** `env`: more for `serve` (a token `server.auth_token_env` names, say). */
+export async function bringUp(
+  config: Record<string, unknown>,
+  behaviourFor: (seat: SeatConfig) => Behaviour,
+  env: Record<string, string> = {},
+): Promise<Setup> {
   const upstreams = new Map<string, FakeUpstream>();
   const keys = new Map<string, string>();
-  const env: Record<string, string> = {};
   const seats: SeatConfig[] = [];
+  const serveEnv: Record<string, string> = { ...env };
   try {
     for (const seat of seatsOf(config)) {
       const upstream = await startFakeUpstream(behaviourFor(seat));
       upstreams.set(seat.id, upstream);
-      const key = `${seat.provider === 'anthropic' ? 'sk-ant-api03' : 'sk-proj'}-${seat.id}-${randomBytes(12).toString('hex')}`;
-      keys.set(seat.id, key);
-      env[seat.api_key_env] = key;
-      // a base_url ending in /v1 keeps it, as the README's OpenAI seat does
-      seats.push({ ...seat, base_url: seat.base_url.endsWith('/v1') ? `${upstream.url}/v1` : upstream.url });
+      if (seat.api_key_env !== undefined) {
+        const key = `${seat.provider === 'anthropic' ? 'sk-ant-api03' : 'sk-proj'}-${seat.id}-${randomBytes(12).toString('hex')}`;
+        keys.set(seat.id, key);
+        serveEnv[seat.api_key_env] = key;
+      }
+      // the base URL's path is kept (`/v1`, `/backend-api/codex`): only the host is the fake's
+      const path = new URL(seat.base_url).pathname.replace(/\/+$/, '');
+      seats.push({ ...seat, base_url: upstream.url + path });
     }
-    const daemon = await serve({ ...config, seats }, env);
+    const daemon = await serve({ ...config, seats }, serveEnv);
     return {
       daemon,
       upstreams,

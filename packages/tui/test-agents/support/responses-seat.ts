@@ -16,10 +16,11 @@ export const RESPONSES_USAGE = {
   total_tokens: 1839,
 };
 
-export function responsesSeat(finalText: string): Behaviour {
+/** `answersOn`: the path it answers (ChatGPT's Codex backend has no `/v1`). */
+export function responsesSeat(finalText: string, answersOn = '/v1/responses'): Behaviour {
   return (req, res) => {
     const path = req.url.split('?')[0];
-    if (req.method !== 'POST' || path !== '/v1/responses') {
+    if (req.method !== 'POST' || path !== answersOn) {
       return sendJson(res, 404, {
         error: { message: `Invalid URL (${req.method} ${path})`, type: 'invalid_request_error', param: null, code: null },
       });

@@ -80,8 +80,10 @@ export async function runCodex(opts: {
   home: string;
   work: string;
   prompt: string;
+  /** more environment (a variable `env_http_headers` reads) */
+  env?: Record<string, string>;
 }): Promise<CodexRun> {
-  const env = { PATH: process.env.PATH ?? '', HOME: opts.home, CODEX_HOME: opts.codexHome, ...opts.outside };
+  const env = { PATH: process.env.PATH ?? '', HOME: opts.home, CODEX_HOME: opts.codexHome, ...opts.outside, ...opts.env };
   const [program, args] = codexCommand(['exec', '--skip-git-repo-check', '--json', opts.prompt]);
   const run = await runProcess(program, args, env, opts.work);
   const events: CodexRun['events'] = [];

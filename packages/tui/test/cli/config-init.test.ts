@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { configSchema } from '@routeplane/shared';
+import { configSchema, parseConfig, seatAuth } from '@routeplane/shared';
 import { isolatedEnv, requireBuiltCli, runCli, tempHomeFor } from '../../../daemon/test/helpers/cli-process.js';
 
 beforeAll(requireBuiltCli);
@@ -85,6 +85,27 @@ describe.concurrent('routeplane config init', () => {
     expect(starter.aliases['claude-haiku-*']).toBe('haiku');
     const targets = starter.routes.flatMap((r) => r.chain.map((t) => t.model));
     expect(targets).toEqual(expect.arrayContaining(['claude-sonnet-5', 'claude-haiku-4-5', 'gpt-5']));
+  });
+
+  it('comments out one seat of each other kind, each valid as written once uncommented', () => {
+    const lines = TEMPLATE.split('\n');
+    const start = lines.findIndex((l) => l.startsWith('  # Seats of other kinds'));
+    const examples = lines.slice(start + 1, lines.indexOf('routes:')).map((l) => l.replace(/^ {2}# /, '  '));
+    const seats = (parse(`seats:\n${examples.join('\n')}`) as { seats: Array<{ id: string }> }).seats;
+    expect(seats.map((s) => s.id)).toEqual(['claude-login', 'chatgpt-login', 'openrouter-claude', 'local']);
+    const text = TEMPLATE.replace(lines.slice(start + 1, lines.indexOf('routes:')).join('\n'), examples.join('\n')).replace(
+      'routes:\n',
+      `routes:\n${seats.map((s) => `  - { model: try-${s.id}, chain: [{ seat: ${s.id}, model: m }] }\n`).join('')}`,
+    );
+    const result = parseConfig(text, 'starter', KEY_VARIABLES);
+    expect(result.ok ? [] : result.issues.map((i) => `${i.path}: ${i.message}`)).toEqual([]);
+    if (!result.ok) return;
+    expect(result.config.seats.slice(4).map((s) => [s.id, seatAuth(s), s.api_path])).toEqual([
+      ['claude-login', 'passthrough', '/v1'],
+      ['chatgpt-login', 'passthrough', ''],
+      ['openrouter-claude', 'bearer', '/v1'],
+      ['local', 'none', '/v1'],
+    ]);
   });
 
   it("is the README's Configure example, word for word", () => {

@@ -49,15 +49,36 @@ describe('the demo config', () => {
     ]);
   });
 
-  it('gives each seat its own fake key, only in the environment handed to the daemon', async () => {
+  it('gives each key seat its own fake key, only in the environment handed to the daemon', async () => {
     const scenario = await defaultScenario();
     const keys = makeDemoKeys(scenario);
-    const values = scenario.seats.map((s) => keys.env[keys.envNameOf.get(s.id)!]);
-    expect(new Set(values).size).toBe(3);
+    const keySeats = scenario.seats.filter((s) => s.auth === 'key');
+    expect(keySeats.map((s) => s.id)).toEqual(['seat-a', 'seat-c']);
+    const values = keySeats.map((s) => keys.env[keys.envNameOf.get(s.id)!]);
+    expect(new Set(values).size).toBe(2);
     expect(values[0]).toMatch(/^sk-ant-demo-/);
-    expect(values[2]).toMatch(/^sk-demo-/);
-    expect(Object.keys(keys.env)).toHaveLength(3);
+    expect(values[1]).toMatch(/^sk-demo-/);
+    expect(Object.keys(keys.env)).toHaveLength(2);
     for (const name of Object.keys(keys.env)) expect(process.env[name]).toBeUndefined();
+  });
+
+  it("the Claude login seat passes the agents' own login through: no key for it, the agents' login is what it accepts", async () => {
+    const scenario = await defaultScenario();
+    const keys = makeDemoKeys(scenario);
+    const login = keys.loginOf.get('anthropic')!;
+    expect(login).toMatch(/^sk-ant-oat01-demo-/);
+    expect(keys.loginOf.has('openai')).toBe(false);
+    expect(keys.keyOf.get('seat-b')).toBe(login);
+    expect(keys.envNameOf.has('seat-b')).toBe(false);
+    expect(Object.values(keys.env)).not.toContain(login);
+    const urls = new Map(scenario.seats.map((s) => [s.id, 'http://127.0.0.1:1']));
+    const result = buildDemoConfig(scenario, 'default.yaml', urls, keys, paths, 1);
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    expect(result.config.seats.map((s) => [s.id, s.auth ?? null, s.api_key_env ?? null])).toEqual([
+      ['seat-a', null, keys.envNameOf.get('seat-a')],
+      ['seat-b', 'passthrough', null],
+      ['seat-c', null, keys.envNameOf.get('seat-c')],
+    ]);
   });
 
   it('keeps the cooldown ceiling at the daemon floor of 1 s when sped up a lot', async () => {

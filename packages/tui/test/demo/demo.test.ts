@@ -221,6 +221,38 @@ describe(`routeplane demo --no-top --json --duration ${RUN_SECONDS} --speed ${SP
     expect(ready!.seq).toBeLessThan(cleared!.seq);
   });
 
+  it("passes the agents' own Claude login through to seat-b, and moves its work to seat-a's API key once the plan's window is spent", () => {
+    // seat-b accepts the agents' login and nothing else: every answer it served proves the login arrived as sent
+    const servedByLogin = run.decisions.filter((d) => d.served_by?.startsWith('seat-b/') && d.status === 200);
+    expect(servedByLogin.length, 'requests the Claude login served').toBeGreaterThan(0);
+    // no seat ever refused a credential: the login never reached a key seat, no key reached the login
+    const refused = run.decisions.flatMap((d) => d.attempts).filter((a) => a.status === 401 || a.status === 403);
+    expect(refused).toEqual([]);
+    // every agent carried its login, so the login seat was never skipped for want of one
+    expect(run.decisions.some((d) => d.chain.some((c) => c.reason === 'no_credentials'))).toBe(false);
+    const trip = run.breakers.find((b) => b.key === 'quota:seat-b' && b.action === 'tripped');
+    expect(trip, 'the login seat tripped its quota').toBeDefined();
+    // the request whose answer tripped it went on to the API key and was served there
+    const failover = run.decisions.find(
+      (d) =>
+        d.route === 'sonnet' &&
+        d.attempts[0]?.seat === 'seat-b' &&
+        d.attempts[0]?.evidence === 'quota' &&
+        d.served_by === 'seat-a/claude-sonnet-5' &&
+        d.status === 200,
+    );
+    expect(failover, 'a sonnet request that failed over from the spent login to seat-a').toBeDefined();
+    // while the window was spent, sonnet went straight to the API key
+    const straight = run.decisions.filter(
+      (d) =>
+        d.route === 'sonnet' &&
+        d.chain[0]?.seat === 'seat-a' &&
+        d.chain.some((c) => c.seat === 'seat-b' && c.state === 'tripped' && c.reason === 'quota') &&
+        d.served_by === 'seat-a/claude-sonnet-5',
+    );
+    expect(straight.length, 'sonnet requests sent to the API key while the login was held').toBeGreaterThan(0);
+  });
+
   it('reads an OpenAI 429 insufficient_quota as out of credit, not a rate limit', () => {
     const trip = run.breakers.find((b) => b.scope === 'seat_credit' && b.seat === 'seat-c' && b.action === 'tripped');
     expect(trip, 'seat-c credit tripped').toBeDefined();
@@ -293,7 +325,7 @@ describe(`routeplane demo --no-top --json --duration ${RUN_SECONDS} --speed ${SP
     expect(run.outcomes.filter((o) => o.status === 200 && o.completion !== 'complete')).toEqual([]);
   });
 
-  it('never prints a seat key', () => {
-    expect(run.stdout + run.stderr).not.toMatch(/sk-(ant-)?demo-/);
+  it("never prints a seat key or the agents' login", () => {
+    expect(run.stdout + run.stderr).not.toMatch(/sk-(ant-)?demo-|sk-ant-oat01-demo-/);
   });
 });

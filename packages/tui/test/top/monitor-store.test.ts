@@ -54,7 +54,7 @@ describe('the store folds protocol v2', () => {
     const { daemon, store } = await live();
     const snapshots = daemon.requestsOf('snapshot').length;
     const windows = [{ name: '5h', utilization: 0.62, reset_at: Date.now() + 7_200_000, status: 'allowed' }];
-    daemon.emit({ type: 'usage', seat: 'work-max', usage: { observed_at: Date.now(), windows } });
+    daemon.emit({ type: 'usage', seat: 'work-max', usage: { observed_at: Date.now(), windows, extra_usage: null } });
     const state = await stateWhere(store, (s) => s.seats.find((x) => x.id === 'work-max')?.usage?.windows[0]?.utilization === 0.62);
     expect(state.seats.find((x) => x.id === 'work-max')!.usage!.windows).toEqual(windows);
     expect(daemon.requestsOf('snapshot')).toHaveLength(snapshots);

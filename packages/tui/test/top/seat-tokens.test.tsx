@@ -1,15 +1,10 @@
 import type { SeatTokens, Snapshot } from '@routeplane/shared';
-import { cleanup, render } from 'ink-testing-library';
-import type { ReactElement } from 'react';
+import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { tokenCount } from '../../src/output/token-count.js';
 import { MonitorStore } from '../../src/top/store/monitor-store.js';
-import { SeatsPanel } from '../../src/top/ui/components/SeatsPanel.js';
-import { ThemeContext } from '../../src/top/ui/components/theme-context.js';
-import { seatRows } from '../../src/top/ui/lines/seat-lines.js';
-import { createTheme } from '../../src/top/ui/theme.js';
 import { decision, troubledSnapshot } from './support/fixtures.js';
-import { stateFrom } from './support/state.js';
+import { seatsFrame as framed } from './support/seats-frame.js';
 
 /**
  * Tokens summed per seat on top's seat line (spec/cli-daemon.md "`status`,
@@ -18,7 +13,6 @@ import { stateFrom } from './support/state.js';
  * the width leaves the breaker's detail its whole first part.
  */
 const NOW = new Date(2025, 0, 15, 14, 3, 7).getTime();
-const CLOCK = { now: NOW, stale: false };
 
 afterEach(() => cleanup());
 
@@ -32,26 +26,7 @@ function withTokens(snapshot: Snapshot): Snapshot {
   return { ...snapshot, seats: snapshot.seats.map((s) => ({ ...s, tokens: tally[s.id] ?? tokens(0, 0) })) };
 }
 
-function seatsFrame(snapshot: Snapshot, width: number): string[] {
-  const state = stateFrom(snapshot);
-  const { lastFrame } = render(
-    <ThemeContext.Provider value={createTheme({ colour: false })}>
-      {
-        (
-          <SeatsPanel
-            rows={seatRows(state.seats, { clock: CLOCK, timeOfDay: () => '16:17' })}
-            now={NOW}
-            width={width}
-            height={8}
-            selectedKey={null}
-            greyed={false}
-          />
-        ) as ReactElement
-      }
-    </ThemeContext.Provider>,
-  );
-  return (lastFrame() ?? '').split('\n');
-}
+const seatsFrame = (snapshot: Snapshot, width: number): string[] => framed(snapshot, width, NOW);
 
 describe('tokens on the seat line', () => {
   test('each seat row says its tokens in and out, right-aligned in one column; a model row has none', () => {

@@ -39,6 +39,7 @@ describe('the usage gauge', () => {
       { name: '7d', utilization: 0.31, reset_at: null, status: null },
       { name: '5h', utilization: 0.62, reset_at: NOW + 8_040_000, status: 'allowed' },
     ],
+    extra_usage: null,
   };
   test('shows the window closest to full, and degrades cleanly', () => {
     const binding = bindingWindow(windows)!;

@@ -26,9 +26,20 @@ export type AgentOutcome =
   /** the demo stopped and cut the request short */
   | { kind: 'aborted'; ms: number };
 
-// The agent's own credential. Routeplane must never forward it: the simulated
-// seats only accept their own keys, so a leak would show up as 401s.
+// The agent's own credential when it has no login. Routeplane must never
+// forward it: the simulated seats only accept their own keys, so a leak would
+// show up as 401s.
 const AGENT_KEY = 'demo-agent-key-not-a-seat-key';
+
+/**
+ * What an agent sends as its own credentials: its login (`Authorization:
+ * Bearer …`, as a logged-in Claude Code or Codex does) when a seat of the
+ * family passes it through, else a key of its own the daemon must not forward.
+ */
+export function agentCredentials(family: Family, login: string | null): Record<string, string> {
+  if (login !== null) return { authorization: `Bearer ${login}` };
+  return family === 'anthropic' ? { 'x-api-key': AGENT_KEY } : { authorization: `Bearer ${AGENT_KEY}` };
+}
 
 /** The body an SDK would send for this family. */
 export function agentBody(req: AgentRequest): Record<string, unknown> {
@@ -47,6 +58,7 @@ export function sendAgentRequest(
   httpAgent: HttpAgent,
   signal: AbortSignal,
   agentName: string,
+  login: string | null = null,
 ): Promise<AgentOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -56,9 +68,8 @@ export function sendAgentRequest(
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(payload)),
     'user-agent': `routeplane-demo/${agentName}`,
-    ...(req.family === 'anthropic'
-      ? { 'x-api-key': AGENT_KEY, 'anthropic-version': '2023-06-01' }
-      : { authorization: `Bearer ${AGENT_KEY}` }),
+    ...agentCredentials(req.family, login),
+    ...(req.family === 'anthropic' ? { 'anthropic-version': '2023-06-01' } : {}),
     ...(req.stream ? { accept: 'text/event-stream' } : {}),
   };
 

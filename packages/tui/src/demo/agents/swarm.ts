@@ -23,6 +23,8 @@ export interface SwarmOptions {
   seed?: number;
   /** every request's single outcome, as it arrives */
   onOutcome?: (record: OutcomeRecord) => void;
+  /** the login the agents are logged in with, per family (a passthrough seat of that family accepts it) */
+  logins?: ReadonlyMap<Family, string>;
 }
 
 export interface OutcomeRecord {
@@ -115,6 +117,7 @@ export class Swarm {
         this.httpAgent,
         this.cutting.signal,
         name,
+        this.opts.logins?.get(route.family) ?? null,
       );
       this.count(outcome);
       this.opts.onOutcome?.({ agent: index + 1, route: route.model, stream, outcome });

@@ -78,6 +78,12 @@ export const scenarioSeatSchema = z.strictObject({
   id: seatId,
   provider: z.enum(['anthropic', 'openai']),
   models: z.array(z.string().min(1)).min(1, 'a seat needs at least one model'),
+  /**
+   * `key`: the seat has an API key of its own, which the daemon sends;
+   * `passthrough`: the seat is the agents' own login (a Claude or ChatGPT
+   * subscription), which they send and the daemon passes through
+   */
+  auth: z.enum(['key', 'passthrough']).default('key'),
   /** one line for the banner: what this seat will go through */
   story: z.string().optional(),
   usage: usageSchema.optional(),

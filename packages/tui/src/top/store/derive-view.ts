@@ -32,6 +32,8 @@ export interface RouteView {
 export interface SeatView {
   readonly id: string;
   readonly provider: SnapshotSeat['provider'];
+  /** how it proves who it is; null from a daemon that does not say */
+  readonly auth: SnapshotSeat['auth'] | null;
   /** the seat's upstream and the models routes name on it: what a reset or probe of it names (`namedByCommand`) */
   readonly upstream: string;
   readonly models: readonly string[];
@@ -74,6 +76,7 @@ export function seatViews(model: DaemonModel): SeatView[] {
   return model.seats.map((seat) => ({
     id: seat.id,
     provider: seat.provider,
+    auth: seat.auth ?? null,
     upstream: seat.upstream,
     models: seat.models.map((m) => m.model),
     breakers: breakersOn(seat, breakers),

@@ -152,6 +152,7 @@ export function seatsOf(routes: readonly FixtureRoute[], breakers: readonly Brea
     return {
       id,
       provider: id === 'openrouter' ? 'openai' : 'anthropic',
+      auth: id === 'openrouter' ? 'bearer' : 'x-api-key',
       upstream: UPSTREAM[id]!,
       credit: v1Breaker(byKey.get(breakerKey('credit', seatSubject(id)))),
       rate_limit: rateLimit

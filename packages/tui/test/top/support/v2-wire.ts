@@ -165,13 +165,21 @@ export function busyUsage(now: number): Map<string, SeatUsage> {
           { name: '5h', utilization: 0.62, reset_at: now + 2 * HOUR + 14 * 60_000, status: 'allowed' },
           { name: '7d', utilization: 0.31, reset_at: now + 80 * HOUR, status: 'allowed' },
         ],
+        extra_usage: false,
       },
     ],
     [
       'personal-pro',
-      { observed_at: now - 60_000, windows: [{ name: '5h', utilization: 1.01, reset_at: now + 8_040_000, status: 'rejected' }] },
+      {
+        observed_at: now - 60_000,
+        windows: [{ name: '5h', utilization: 1.01, reset_at: now + 8_040_000, status: 'rejected' }],
+        extra_usage: false,
+      },
     ],
-    ['openrouter', { observed_at: now - 2000, windows: [{ name: 'requests', utilization: 0.2, reset_at: now + 6000, status: null }] }],
+    [
+      'openrouter',
+      { observed_at: now - 2000, windows: [{ name: 'requests', utilization: 0.2, reset_at: now + 6000, status: null }], extra_usage: null },
+    ],
   ]);
 }
 

@@ -24,6 +24,8 @@ export const WORDS: readonly (readonly [word: string, meaning: string])[] = [
   ['spread', "sessions spread over targets; share: of the last 5 min's"],
   ['drained', 'weight 0: never tried'],
   ['5h 62%', "the seat's usage window closest to full"],
+  ['login · no key', "the agents' own login passes through · a seat that sends no key"],
+  ['extra usage', "the seat's plan billed its last answer past the plan"],
   ['stale', 'disconnected: the countdown stopped when it was lost'],
   ['(from host:pid)', 'another daemon sharing the store made this change'],
   ['probe (log)', 'an attempt that tested a tripped target'],

@@ -16,7 +16,7 @@ import { bindingWindow, GAUGE_LEVELS, type GaugeLevel, gaugeText, gaugeTone, gau
  * the width leaves room the detail does not need, the tokens its answers
  * reported (in and out); a model row's name runs on where a seat row has them:
  *
- *    seat-a  ··▁▂▃⣿⣿⣶⣤··  5h 62%   1.2M tok  ✗ credit      probe in 42s · failed again 3 · 400 credit balance is too low
+ *    seat-a  ··▁▂▃⣿⣿⣶⣤··  5h 62%   1.2M tok  ✗ credit      probe in 42s · failed again 3 · 400 credit balance is too low · login
  *    seat-b  ▃▅▇█⣿⣶▃▂▁··  5h 101%   48k tok  ✗ quota       resets 14:00 (in 2h14m) · 429 rate_limit_error
  *                                            ✗ rate-limit  ends in 8s
  *    └ claude-opus-4-1                       ◌ errors      probe ready · failed again 2
@@ -79,20 +79,22 @@ export function seatRows(seats: readonly SeatView[], options: SeatRowOptions): S
         glyph: STATE_GLYPH.healthy,
         name: seat.id,
         word: 'healthy',
-        detail: [seat.provider],
+        detail: [seat.provider, ...seatMarks(seat)],
         tone: 'ok',
         ...first,
       });
     }
     seatWide.forEach((breaker, i) => {
+      const described = describe(breaker, options);
       rows.push({
         // the first row keeps the seat's key, so a trip does not move the selection off the seat
         key: i === 0 ? `seat:${seat.id}` : `seat:${seat.id}:${breaker.key}`,
         target: seatTarget,
         seat: seat.id,
         name: i === 0 ? seat.id : '',
-        ...describe(breaker, options),
-        ...(i === 0 ? first : rest),
+        ...described,
+        // the seat's marks last, while they fit: what tripped it comes first
+        ...(i === 0 ? { ...first, detail: [...described.detail, ...seatMarks(seat)] } : rest),
       });
     });
     const modelsSeen = new Set<string>();
@@ -111,6 +113,19 @@ export function seatRows(seats: readonly SeatView[], options: SeatRowOptions): S
     }
   }
   return rows;
+}
+
+/**
+ * What kind of seat it is, where that matters to a person: `login` (the
+ * agents' own login passes through), `no key` (a local server), and
+ * `extra usage` while its plan bills past the plan.
+ */
+export function seatMarks(seat: Pick<SeatView, 'auth' | 'usage'>): string[] {
+  const marks: string[] = [];
+  if (seat.auth === 'passthrough') marks.push('login');
+  if (seat.auth === 'none') marks.push('no key');
+  if (seat.usage?.extra_usage === true) marks.push('extra usage');
+  return marks;
 }
 
 function describe(breaker: Breaker, options: SeatRowOptions): Pick<SeatRow, 'glyph' | 'word' | 'detail' | 'detailShort' | 'tone'> {
