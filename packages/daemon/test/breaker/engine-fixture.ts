@@ -47,6 +47,7 @@ export function engine(
     api_key_env: 'K',
     headers: {},
     reserve_pct: 0,
+    price: null,
   }));
   const routes: RouteConfig[] = [
     {
@@ -54,7 +55,7 @@ export function engine(
       balance: 'ordered',
       lane: null,
       retry: null,
-      chain: refs.map((t) => ({ seat: t.seat, model: t.model, weight: t.weight ?? 1, cost_per_mtok: null })),
+      chain: refs.map((t) => ({ seat: t.seat, model: t.model, weight: t.weight ?? 1, cost_per_mtok: null, price: null })),
     },
   ];
   const baseOf = new Map(seatSpecs.map((s) => [s.id, s.base.replace(/\/+$/, '')]));

@@ -22,6 +22,7 @@ const seats: SeatConfig[] = ['a', 'b', 'c'].map((id) => ({
   api_key_env: `KEY_${id.toUpperCase()}`,
   headers: {},
   reserve_pct: 0,
+  price: null,
 }));
 const refs = [
   { seat: 'a', model: 'm1' },
@@ -30,7 +31,13 @@ const refs = [
   { seat: 'c', model: 'm1' },
 ];
 const routes: RouteConfig[] = [
-  { model: 'r', balance: 'ordered', lane: null, retry: null, chain: refs.map((t) => ({ ...t, weight: 1, cost_per_mtok: null })) },
+  {
+    model: 'r',
+    balance: 'ordered',
+    lane: null,
+    retry: null,
+    chain: refs.map((t) => ({ ...t, weight: 1, cost_per_mtok: null, price: null })),
+  },
 ];
 /** The chain as the forwarder hands it to `plan()`. */
 const chain: PlanEntry[] = refs.map((t, index) => ({ keys: targetKeys(t.seat, t.model, `http://127.0.0.1:1/${t.seat}`), index }));

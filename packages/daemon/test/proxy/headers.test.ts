@@ -3,7 +3,7 @@ import type { ResolvedSeat } from '../../src/context.js';
 import { relayedResponseHeaders, seatHeaders, upstreamRequestHeaders } from '../../src/proxy/headers.js';
 
 function seat(provider: 'anthropic' | 'openai', headers: Record<string, string> = {}): ResolvedSeat {
-  return { id: 's', provider, base_url: 'http://h', api_key_env: 'K', headers, reserve_pct: 0, apiKey: 'seat-secret' };
+  return { id: 's', provider, base_url: 'http://h', api_key_env: 'K', headers, reserve_pct: 0, price: null, apiKey: 'seat-secret' };
 }
 
 describe('headers across the proxy', () => {
