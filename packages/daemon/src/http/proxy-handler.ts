@@ -14,7 +14,7 @@ import { sessionOf } from '../policy/session-key.js';
 import { AgentLink } from '../proxy/agent-link.js';
 import { routeplaneHeaders, sendJsonError } from '../proxy/agent-response.js';
 import { heldBackAnswer } from '../proxy/held-back.js';
-import { boundedModelName, type DecisionFacts, emitDecision } from '../proxy/decision.js';
+import { boundedModelName, type DecisionFacts, emitDecision, servingPrice } from '../proxy/decision.js';
 import { type DaemonErrorKind, errorBody, errorStatus } from '../proxy/error-shapes.js';
 import type { Exchange } from '../proxy/exchange.js';
 import { familyOfPath } from '../proxy/family.js';
@@ -101,6 +101,7 @@ export class ProxyHandler {
       balance: 'ordered',
       skipped: false,
       usage: null,
+      price: null,
       client: clientToken(request.headers['user-agent']),
     };
     this.ctx.counters.requests++;
@@ -207,6 +208,7 @@ export class ProxyHandler {
     facts.status = result.status;
     facts.failOpen = result.failOpen;
     facts.usage = result.usage;
+    facts.price = servingPrice(chain.targets, result.servedBy, result.attempts);
   }
 
   /** The request's base order (spec/policy.md "Balance"); the breaker reorders it. */

@@ -32,6 +32,8 @@ export interface TestSeat {
   headers?: Record<string, string>;
   /** spec/lanes.md "Reserve" */
   reserve_pct?: number;
+  /** the default price of the seat's targets */
+  price?: NonNullable<ConfigInput['seats']>[number]['price'];
 }
 
 /** A route as a config file writes it: `balance`, `retry`, `lane`, and chain entries' `weight` and `cost_per_mtok` included. */
@@ -60,6 +62,9 @@ export interface TestDaemonOptions {
   env?: Record<string, string>;
   /** overrides `hostname:pid` (several daemons in one process) */
   daemonId?: string;
+  /** top-level `currency` and `notify` */
+  currency?: string;
+  notify?: ConfigInput['notify'];
 }
 
 export interface TestDaemon {
@@ -96,6 +101,7 @@ export async function startTestDaemon(opts: TestDaemonOptions): Promise<TestDaem
       api_key_env: envName,
       headers: seat.headers ?? {},
       ...(seat.reserve_pct === undefined ? {} : { reserve_pct: seat.reserve_pct }),
+      ...(seat.price === undefined ? {} : { price: seat.price }),
     };
   });
   const server: Record<string, unknown> = {};
@@ -119,6 +125,8 @@ export async function startTestDaemon(opts: TestDaemonOptions): Promise<TestDaem
     influence: opts.influence ?? {},
     timeouts: opts.timeouts ?? {},
     decision_log: opts.decisionLog === false ? { path: false } : { max_mb: opts.decisionLog?.max_mb ?? 64 },
+    ...(opts.currency === undefined ? {} : { currency: opts.currency }),
+    ...(opts.notify === undefined ? {} : { notify: opts.notify }),
   };
   const result = validateConfig(raw, 'test-config', env);
   if (!result.ok) throw new Error(`test config invalid: ${result.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);

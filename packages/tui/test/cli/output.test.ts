@@ -50,6 +50,7 @@ const decision = (attempts: Attempt[], extra: Partial<DecisionEvent> = {}): Deci
   balance: 'ordered',
   skipped: false,
   usage: null,
+  cost: null,
   client: null,
   ...extra,
 });
