@@ -66,7 +66,8 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   const { bus, influence, store } = context;
 
   const logPath = opts.decisionLogPath !== undefined ? opts.decisionLogPath : (config.decision_log.path ?? defaultDecisionLogPath(env));
-  const decisionLog = logPath === false ? null : new DecisionLog(logPath, config.decision_log.max_mb * 1024 * 1024, bus, log);
+  const decisionLog =
+    logPath === false ? null : new DecisionLog(logPath, config.decision_log.max_mb * 1024 * 1024, bus, log, config.decision_log.keep);
   const breakerTimers = new BreakerTimers(influence, clock);
   timers = breakerTimers;
   bus.subscribe((event) => {
