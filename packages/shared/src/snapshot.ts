@@ -135,6 +135,14 @@ export interface StatusSummary {
   open: OpenBreaker[];
   /** every configured seat's tokens (SeatTokens), by seat id; optional: a daemon from before it sends none */
   tokens?: Record<string, SeatTokens>;
+  /** every configured seat's usage windows, as the snapshot has them; optional: a daemon from before it sends none */
+  seats?: StatusSeat[];
+}
+
+export interface StatusSeat {
+  id: string;
+  provider: 'anthropic' | 'openai';
+  usage: SeatUsage | null;
 }
 
 export interface HelloResult {

@@ -111,5 +111,6 @@ export function daemonIdentity(ctx: DaemonContext): DaemonIdentity {
 /** The health summary: the control `status` command and `GET /status` answer the same. */
 export function status(ctx: DaemonContext): StatusSummary {
   const tokens = Object.fromEntries(ctx.config.seats.map((seat) => [seat.id, ctx.metrics.tokensOf(seat.id)]));
-  return { now: ctx.clock.now(), daemon: daemonIdentity(ctx), counters: { ...ctx.counters }, open: ctx.influence.open(), tokens };
+  const seats = ctx.config.seats.map((seat) => ({ id: seat.id, provider: seat.provider, usage: ctx.usage.shownOf(seat.id) }));
+  return { now: ctx.clock.now(), daemon: daemonIdentity(ctx), counters: { ...ctx.counters }, open: ctx.influence.open(), tokens, seats };
 }
