@@ -92,8 +92,8 @@ export interface LogFileSearch {
 }
 
 /**
- * Every decision in the log whose request id `matches`, the rotated `.1`
- * (older) first, and what each file held. Read a line at a time, and a line
+ * Every decision in the log whose request id `matches`, the rotated files
+ * (`.rotated` … `.1`, older) first, and what each file held. Read a line at a time, and a line
  * is parsed only when it holds `"request_id":"` + `needle` (the daemon
  * writes compact JSON), so a log of tens of MB is searched in well under a
  * second.
@@ -102,11 +102,12 @@ export async function searchDecisionLog(
   path: string,
   needle: string,
   matches: (requestId: string) => boolean,
+  rotated = 1,
 ): Promise<{ found: DecisionEvent[]; files: LogFileSearch[] }> {
   const found: DecisionEvent[] = [];
   const files: LogFileSearch[] = [];
   const quick = `"request_id":${JSON.stringify(needle).slice(0, -1)}`;
-  for (const file of [`${path}.1`, path]) {
+  for (const file of [...Array.from({ length: rotated }, (_, i) => `${path}.${rotated - i}`), path]) {
     let stream: ReadStream;
     try {
       const handle = await open(file, 'r');
