@@ -44,6 +44,11 @@ export interface Notification {
 /** What the text needs to know beyond the event. */
 export interface NotifyFacts {
   /**
+   * This daemon's id: a breaker change another daemon made (a shared store)
+   * is that daemon's to notify, so a team with one config says each once.
+   */
+  readonly self: string;
+  /**
    * Where the requests of the routes that use `seat` (or only `seat/model`)
    * go now: the first healthy other target of each such route, by seat (or
    * `seat/model` on the same seat); `[]` when none is healthy; null when no
@@ -65,6 +70,9 @@ const KIND_OF_SCOPE: Partial<Record<BreakerEvent['scope'], 'credit' | 'quota' | 
 };
 
 const KIND_WORDS = { credit: 'credit', quota: 'quota', key_rejected: 'key rejected' } as const;
+
+/** The reason of the events a restored state file announces its breakers with. */
+const RESTORED = 'restored from state file';
 
 /** An answer billed past the plan names one of these headers (the reset it was read with is another). */
 const EXTRA_USAGE_HEADER = /^anthropic-ratelimit-unified-(overage|representative-claim:\s*overage)/i;
@@ -90,7 +98,9 @@ function subjectOf(seat: string, model: string | null): string {
 
 function breakerNotification(event: BreakerEvent, facts: NotifyFacts): Notification | null {
   const kind = KIND_OF_SCOPE[event.scope];
-  if (kind === undefined || event.seat === null) return null;
+  if (kind === undefined || event.seat === null || event.origin !== facts.self) return null;
+  // a breaker taken back from the state file at start was news when it tripped
+  if (event.reason === RESTORED) return null;
   const base = { seat: event.seat, model: event.model, route: null, ts: event.ts };
   const subject = subjectOf(event.seat, event.model);
   if (event.action === 'cleared') {

@@ -39,6 +39,7 @@ export class Notifier {
   ) {
     this.rules = new NotificationRules(() => ctx.clock.now());
     this.facts = {
+      self: ctx.daemonId,
       goesTo: (seat, model) => goesTo(ctx, seat, model),
       usageOf: (seat) => ctx.usage.liveOf(seat),
       wallClock: (at, now) => clockTime(at, now, -new Date(at).getTimezoneOffset()),

@@ -30,6 +30,7 @@ class Clock {
 }
 
 const facts = (over: Partial<NotifyFacts> = {}): NotifyFacts => ({
+  self: 'host:1',
   goesTo: () => ['max-2'],
   usageOf: () => null,
   wallClock: (at) => new Date(at).toISOString().slice(11, 16),
@@ -197,6 +198,20 @@ describe('texts, as serve says transitions', () => {
       quotaTrip({ action: 'refused' }),
     ];
     expect(decide(events)).toEqual(events.map(() => null));
+  });
+
+  it("a change another daemon made (a shared store) is that daemon's to say; a breaker restored at start is no news", () => {
+    const fromElsewhere = quotaTrip({ origin: 'other-host:7' });
+    const restored = quotaTrip({ reason: 'restored from state file' });
+    const clearedElsewhere = breakerEvent({
+      action: 'cleared',
+      scope: 'seat_quota',
+      key: 'quota:max-1',
+      reason: 'probe succeeded',
+      until: null,
+      origin: 'other-host:7',
+    });
+    expect(decide([fromElsewhere, restored, clearedElsewhere])).toEqual([null, null, null]);
   });
 
   it('fail_open: per route', () => {
