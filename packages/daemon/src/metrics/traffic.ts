@@ -29,7 +29,7 @@ export class TrafficCounts {
   private readonly claimed = new Map<string, { seat: string; model: string }>();
 
   /**
-   * `origin`: this daemon's id — counters are its own, not the team's (spec/shared-state.md);
+   * `origin`: this daemon's id — counters are its own, not the team's (a shared store's other daemons count theirs);
    * `currency`: the config's, as it is when a decision comes (a reload may change it)
    */
   constructor(
