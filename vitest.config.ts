@@ -21,6 +21,7 @@ export default defineConfig({
             'packages/tui/test/cli/**/*.test.ts',
             'packages/tui/test/demo/**/*.test.ts',
             'packages/tui/test/docs/**/*.test.ts',
+            'packages/tui/test/usage/**/*.test.ts',
           ],
           // Importing fastify, undici and the daemon's source again for every file cost more
           // than most files' tests. These files share no module state: each test starts its

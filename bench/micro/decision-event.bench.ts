@@ -40,6 +40,16 @@ function emitOne(bus: EventBus): void {
     status: 200,
     startedAt: performance.now() - 353,
     failOpen: false,
+    requested: 'sonnet',
+    agent: null,
+    lane: 'foreground',
+    session: null,
+    balance: 'ordered',
+    skipped: false,
+    usage: null,
+    price: null,
+    plan: false,
+    client: null,
   });
 }
 

@@ -12,8 +12,9 @@ import type { DaemonLog } from './log.js';
  * (one write per EVENT_WRITE_WINDOW_MS at most), so no request ever waits on
  * the disk. Lines are gathered as bytes in one of two buffers, written in
  * turn: one fills while the other is on its way to the disk. Past
- * `maxBytes` the file is rotated to `PATH.1` (replacing the previous one)
- * and a new file started.
+ * `maxBytes` the file is rotated: `PATH.1` becomes `PATH.2` and so on up to
+ * `PATH.KEEP` (the oldest, replaced), the file becomes `PATH.1`, and a new
+ * file is started. `routeplane usage` reads them all, oldest first.
  *
  * A failing disk must not take routing down: write errors are logged once per
  * failure streak and the lines dropped.
@@ -35,6 +36,8 @@ export class DecisionLog {
     private readonly maxBytes: number,
     bus: EventBus,
     private readonly log: DaemonLog,
+    /** how many rotated files are kept (`decision_log.keep`) */
+    private readonly keep = 3,
   ) {
     this.unsubscribe = bus.subscribe((event) => this.onEvent(event));
   }
@@ -88,6 +91,7 @@ export class DecisionLog {
     }
     if (this.size > 0 && this.size + incoming > this.maxBytes) {
       await this.closeHandle();
+      for (let n = this.keep - 1; n >= 1; n--) await renameIfThere(`${this.path}.${n}`, `${this.path}.${n + 1}`);
       await rename(this.path, `${this.path}.1`);
       this.handle = await open(this.path, 'a', 0o600);
       this.size = 0;
@@ -113,5 +117,14 @@ export class DecisionLog {
     this.unsubscribe();
     await this.flushed();
     await this.closeHandle();
+  }
+}
+
+/** Moves `from` to `to` (replacing it); a `from` that is not there yet is nothing to move. */
+async function renameIfThere(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }

@@ -80,7 +80,7 @@ function describeChanges(before: Config, after: Config): string[] {
     new Map(before.routes.map((r) => [r.model, JSON.stringify(r)])),
     new Map(after.routes.map((r) => [r.model, JSON.stringify(r)])),
   );
-  for (const section of ['aliases', 'influence', 'timeouts'] as const) {
+  for (const section of ['aliases', 'influence', 'timeouts', 'notify', 'currency'] as const) {
     if (JSON.stringify(before[section]) !== JSON.stringify(after[section])) out.push(`${section} changed`);
   }
   if (JSON.stringify(before.server.agents) !== JSON.stringify(after.server.agents)) out.push('agents changed');

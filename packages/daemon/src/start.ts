@@ -10,6 +10,7 @@ import { createControlApi } from './control/api.js';
 import { DecisionLog } from './decision-log.js';
 import { BreakerTimers } from './breaker/timers.js';
 import { StateFileStore } from './state-file/store.js';
+import { Notifier } from './notify/notifier.js';
 import type { DaemonLog } from './log.js';
 
 export interface StartOptions {
@@ -66,7 +67,10 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   const { bus, influence, store } = context;
 
   const logPath = opts.decisionLogPath !== undefined ? opts.decisionLogPath : (config.decision_log.path ?? defaultDecisionLogPath(env));
-  const decisionLog = logPath === false ? null : new DecisionLog(logPath, config.decision_log.max_mb * 1024 * 1024, bus, log);
+  const decisionLog =
+    logPath === false ? null : new DecisionLog(logPath, config.decision_log.max_mb * 1024 * 1024, bus, log, config.decision_log.keep);
+  // before the store starts: a store that is away at start is news too
+  const notifier = new Notifier(context, log);
   const breakerTimers = new BreakerTimers(influence, clock);
   timers = breakerTimers;
   bus.subscribe((event) => {
@@ -104,6 +108,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     await app.close().catch(() => {});
     breakerTimers.stop();
     context.recent.stop();
+    notifier.close();
     // a daemon that did not start (another one holds the socket, say) must not write over that one's file
     await store.abandon();
     await decisionLog?.close();
@@ -128,6 +133,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
         context.recent.stop();
         context.metrics.stop();
         context.usage.stop();
+        notifier.close();
         // after the drain: the state file's last save carries what in-flight requests did
         await store.close();
         await decisionLog?.close();

@@ -92,6 +92,8 @@ export interface DecisionEvent extends EventBase {
   /** a background request answered 503 with no attempt (spec/lanes.md) */
   skipped: boolean;
   usage: Usage | null;
+  /** what it cost in the config's currency, from `usage` and the serving target's price; null without a price */
+  cost: number | null;
   /** the product token of the agent's user-agent, ≤ 60 characters */
   client: string | null;
 }

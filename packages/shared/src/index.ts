@@ -19,6 +19,7 @@ export * from './paths.js';
 export * from './breaker/projection.js';
 export * from './duration-words.js';
 export * from './signal-words.js';
+export * from './cost.js';
 export type * from './config/config-view.js';
 export { resolveConfigPaths } from './config/relative-paths.js';
 export { plainWords } from './config/plain-words.js';

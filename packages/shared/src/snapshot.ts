@@ -137,6 +137,16 @@ export interface StatusSummary {
   open: OpenBreaker[];
   /** every configured seat's tokens (SeatTokens), by seat id; optional: a daemon from before it sends none */
   tokens?: Record<string, SeatTokens>;
+  /** every configured seat's usage windows, as the snapshot has them; optional: a daemon from before it sends none */
+  seats?: StatusSeat[];
+}
+
+export interface StatusSeat {
+  id: string;
+  provider: 'anthropic' | 'openai';
+  /** how the seat proves who it is; `passthrough` is the agent's own login */
+  auth: SeatAuth;
+  usage: SeatUsage | null;
 }
 
 export interface HelloResult {

@@ -34,7 +34,7 @@ describe('config', () => {
     if (!r.ok) throw new Error(r.issues.map(formatIssue).join('\n'));
     expect(r.config.server).toEqual({ listen: '127.0.0.1:4141', auth_token_env: null, agents: [], body_limit_mb: 32 });
     expect(r.config.control).toEqual({ socket: null });
-    expect(r.config.decision_log).toEqual({ path: null, max_mb: 64 });
+    expect(r.config.decision_log).toEqual({ path: null, max_mb: 64, keep: 3 });
     expect(r.config.timeouts).toEqual({ connect_ms: 10_000, first_byte_ms: 120_000, idle_ms: 120_000 });
     expect(r.config.influence).toEqual({
       enabled: false,

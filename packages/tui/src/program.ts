@@ -9,6 +9,7 @@ import { registerReload } from './commands/reload.js';
 import { registerServe } from './commands/serve.js';
 import { registerStatus } from './commands/status.js';
 import { registerTop } from './commands/top.js';
+import { registerUsage } from './commands/usage.js';
 import { registerWhy } from './commands/why.js';
 
 /** The whole command tree; `completion` reads it, so its scripts never drift from it. */
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerReload(program);
   registerLogs(program);
   registerWhy(program);
+  registerUsage(program);
   registerConfig(program);
   registerDemo(program);
   registerCompletion(program);

@@ -8,6 +8,7 @@ import {
   ROUTEPLANE_VERSION,
   type ResultByCommand,
   type Snapshot,
+  seatAuth,
   type StatusSummary,
 } from '@routeplane/shared';
 import type { DaemonContext } from '../context.js';
@@ -111,5 +112,11 @@ export function daemonIdentity(ctx: DaemonContext): DaemonIdentity {
 /** The health summary: the control `status` command and `GET /status` answer the same. */
 export function status(ctx: DaemonContext): StatusSummary {
   const tokens = Object.fromEntries(ctx.config.seats.map((seat) => [seat.id, ctx.metrics.tokensOf(seat.id)]));
-  return { now: ctx.clock.now(), daemon: daemonIdentity(ctx), counters: { ...ctx.counters }, open: ctx.influence.open(), tokens };
+  const seats = ctx.config.seats.map((seat) => ({
+    id: seat.id,
+    provider: seat.provider,
+    auth: seatAuth(seat),
+    usage: ctx.usage.shownOf(seat.id),
+  }));
+  return { now: ctx.clock.now(), daemon: daemonIdentity(ctx), counters: { ...ctx.counters }, open: ctx.influence.open(), tokens, seats };
 }

@@ -13,7 +13,7 @@ import { sessionOf } from '../policy/session-key.js';
 import { AgentLink } from '../proxy/agent-link.js';
 import { routeplaneHeaders, sendJsonError } from '../proxy/agent-response.js';
 import { heldBackAnswer } from '../proxy/held-back.js';
-import { boundedModelName, type DecisionFacts, emitDecision } from '../proxy/decision.js';
+import { boundedModelName, type DecisionFacts, emitDecision, servingTarget } from '../proxy/decision.js';
 import { type DaemonErrorKind, errorBody, errorStatus } from '../proxy/error-shapes.js';
 import type { Exchange } from '../proxy/exchange.js';
 import { familyOfPath } from '../proxy/family.js';
@@ -104,6 +104,8 @@ export class ProxyHandler {
       balance: 'ordered',
       skipped: false,
       usage: null,
+      price: null,
+      plan: false,
       client: clientToken(request.headers['user-agent']),
     };
     this.ctx.counters.requests++;
@@ -225,6 +227,9 @@ export class ProxyHandler {
     facts.status = result.status;
     facts.failOpen = result.failOpen;
     facts.usage = result.usage;
+    const serving = servingTarget(chain.targets, result.servedBy, result.attempts);
+    facts.price = serving?.price ?? null;
+    facts.plan = serving?.login ?? false;
   }
 
   private reserveOf(seat: string): number | null {

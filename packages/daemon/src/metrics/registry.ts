@@ -14,7 +14,7 @@ import { TrafficCounts, targetLabels } from './traffic.js';
 
 export function createMetrics(ctx: DaemonContext): DaemonMetrics {
   const registry = new Registry();
-  const counts = new TrafficCounts(ctx.daemonId);
+  const counts = new TrafficCounts(ctx.daemonId, () => ctx.config.currency);
   const duration = new Histogram({
     name: 'routeplane_request_duration_seconds',
     help: 'Time from a request arriving to its last byte answered, by route and lane.',
@@ -82,6 +82,14 @@ export function createMetrics(ctx: DaemonContext): DaemonMetrics {
     ['seat', 'model', 'kind'],
     counts.tokens,
     ([servedBy, kind]) => [...targetLabels(servedBy!), kind!],
+  );
+  counterFrom(
+    registry,
+    'routeplane_cost_total',
+    "What the decisions cost from their targets' prices, by target and the config's currency.",
+    ['seat', 'model', 'currency'],
+    counts.cost,
+    ([target, currency]) => [...targetLabels(target!), currency!],
   );
 
   new Gauge({

@@ -19,6 +19,8 @@ export class TrafficCounts {
   readonly backgroundSkipped = new CountTree(1);
   /** served target (`seat/model`, split in two labels when scraped), kind (input, output, cache_read, cache_write) */
   readonly tokens = new CountTree(2);
+  /** the target a decision's cost counts against (`seat/model`), currency */
+  readonly cost = new CountTree(2);
   /** seat, model, result (ok, failed, released) */
   readonly probes = new CountTree(3);
   /** the same summed per seat, for `status` and `top` (kept as it goes: a snapshot reads it, not re-sums it) */
@@ -26,8 +28,14 @@ export class TrafficCounts {
   /** `key` of a breaker whose probe this daemon claimed → its seat and model labels */
   private readonly claimed = new Map<string, { seat: string; model: string }>();
 
-  /** `origin`: this daemon's id — counters are its own, not the team's (spec/shared-state.md) */
-  constructor(private readonly origin: string) {}
+  /**
+   * `origin`: this daemon's id — counters are its own, not the team's (a shared store's other daemons count theirs);
+   * `currency`: the config's, as it is when a decision comes (a reload may change it)
+   */
+  constructor(
+    private readonly origin: string,
+    private readonly currency: () => string = () => 'USD',
+  ) {}
 
   decision(d: DecisionEvent): void {
     const route = d.route ?? '';
@@ -36,6 +44,11 @@ export class TrafficCounts {
     if (d.attempts.length > 1) this.failovers.add(distinctTargets(d) - 1, route);
     if (d.fail_open) this.failOpen.add(1, route);
     if (d.skipped) this.backgroundSkipped.add(1, route);
+    if (d.cost !== null) {
+      const last = d.attempts[d.attempts.length - 1];
+      const target = d.served_by ?? (last === undefined ? null : `${last.seat}/${last.model}`);
+      if (target !== null) this.cost.add(d.cost, target, this.currency());
+    }
     if (d.usage !== null && d.served_by !== null) {
       const u = d.usage;
       const target = d.served_by;

@@ -1,5 +1,15 @@
-import type { Attempt, Balance, DecisionChainEntry, Family, Lane, Usage } from '@routeplane/shared';
+import {
+  type Attempt,
+  type Balance,
+  costOf,
+  type DecisionChainEntry,
+  type Family,
+  type Lane,
+  type Price,
+  type Usage,
+} from '@routeplane/shared';
 import type { EventBus } from '../events/bus.js';
+import type { PreparedTarget } from './route-table.js';
 
 /** Everything one proxied request's decision event says (spec "Control socket" → decision). */
 export interface DecisionFacts {
@@ -20,6 +30,10 @@ export interface DecisionFacts {
   balance: Balance;
   skipped: boolean;
   usage: Usage | null;
+  /** the price of the target the decision counts against (servingTarget) */
+  price: Price | null;
+  /** that target's seat is the agent's own login: a plan's traffic has no per-request price */
+  plan: boolean;
   client: string | null;
 }
 
@@ -35,6 +49,22 @@ export function boundedModelName(model: string, secrets: readonly string[] = [])
   let name = model;
   for (const secret of secrets) if (name.includes(secret)) name = name.split(secret).join('[redacted]');
   return name.length <= MAX_ROUTE_CHARS ? name : `${name.slice(0, MAX_ROUTE_CHARS)}…`;
+}
+
+/**
+ * The target a decision counts against: the one whose answer the agent got,
+ * else the last one attempted (its failures are its own).
+ */
+export function servingTarget(
+  targets: readonly PreparedTarget[],
+  servedBy: string | null,
+  attempts: readonly Attempt[],
+): PreparedTarget | null {
+  const last = attempts[attempts.length - 1];
+  for (const t of targets) {
+    if (servedBy !== null ? t.label === servedBy : last !== undefined && t.seat === last.seat && t.model === last.model) return t;
+  }
+  return null;
 }
 
 /** Emits the request's one decision; `startedAt` is a `performance.now()` reading. */
@@ -58,6 +88,7 @@ export function emitDecision(bus: EventBus, facts: DecisionFacts): void {
     balance: facts.balance,
     skipped: facts.skipped,
     usage: facts.usage,
+    cost: costOf(facts.usage, facts.price, facts.family, facts.plan),
     client: facts.client,
   });
 }

@@ -3,6 +3,8 @@ import {
   type DecisionChainEntry,
   type Family,
   type LaneName,
+  orderingPrice,
+  type Price,
   type RetryConfig,
   type RouteConfig,
   upstreamIds,
@@ -41,6 +43,8 @@ export interface PreparedTarget {
   readonly index: number;
   readonly weight: number;
   readonly costPerMtok: number | null;
+  /** its own price, else its seat's; what its decisions' cost is computed from */
+  readonly price: Price | null;
 }
 
 export interface FamilyChain {
@@ -57,7 +61,7 @@ export interface FamilyChain {
   readonly allDrained: boolean;
   /** `balance: spread` */
   readonly rendezvous: Rendezvous | null;
-  /** `balance: cost`: declared price ascending, undeclared last, ties in configured order */
+  /** `balance: cost`: declared cost ascending (else input + output price), undeclared last, ties in configured order */
   readonly byCost: readonly PlanEntry[] | null;
 }
 
@@ -78,6 +82,7 @@ interface SeatWire {
   avoidExtraUsage: boolean;
   family: Family;
   upstreamId: string;
+  price: Price | null;
 }
 
 export function prepareRoutes(
@@ -93,6 +98,7 @@ export function prepareRoutes(
       avoidExtraUsage: seat.extra_usage === 'avoid',
       family: seat.provider,
       upstreamId: upstreams.get(seat.id) ?? '',
+      price: seat.price,
     });
   }
   const table = new Map<string, PreparedRoute>();
@@ -148,14 +154,16 @@ function chainFor(route: RouteConfig, family: Family, wireOf: (seat: string) => 
       index,
       weight: ref.weight,
       costPerMtok: ref.cost_per_mtok,
+      price: ref.price ?? seat.price,
     });
   });
   const entries: PlanEntry[] = targets.map((t) => ({ keys: t.keys, index: t.index }));
+  const costOf = (t: PreparedTarget) => t.costPerMtok ?? (t.price === null ? Number.POSITIVE_INFINITY : orderingPrice(t.price));
   const byCost =
     route.balance === 'cost'
       ? targets
           .map((t, i) => ({ t, i }))
-          .sort((a, b) => (a.t.costPerMtok ?? Number.POSITIVE_INFINITY) - (b.t.costPerMtok ?? Number.POSITIVE_INFINITY) || a.i - b.i)
+          .sort((a, b) => costOf(a.t) - costOf(b.t) || a.i - b.i)
           .map(({ t }) => entries[targets.indexOf(t)]!)
       : null;
   return {

@@ -49,6 +49,7 @@ export function engine(
     headers: {},
     reserve_pct: 0,
     extra_usage: 'allow',
+    price: null,
   }));
   const routes: RouteConfig[] = [
     {
@@ -56,7 +57,7 @@ export function engine(
       balance: 'ordered',
       lane: null,
       retry: null,
-      chain: refs.map((t) => ({ seat: t.seat, model: t.model, weight: t.weight ?? 1, cost_per_mtok: null })),
+      chain: refs.map((t) => ({ seat: t.seat, model: t.model, weight: t.weight ?? 1, cost_per_mtok: null, price: null })),
     },
   ];
   const baseOf = new Map(seatSpecs.map((s) => [s.id, s.base.replace(/\/+$/, '')]));

@@ -24,6 +24,7 @@ const seats: SeatConfig[] = ['a', 'b', 'c'].map((id) => ({
   headers: {},
   reserve_pct: 0,
   extra_usage: 'allow',
+  price: null,
 }));
 const refs = [
   { seat: 'a', model: 'm1' },
@@ -32,7 +33,13 @@ const refs = [
   { seat: 'c', model: 'm1' },
 ];
 const routes: RouteConfig[] = [
-  { model: 'r', balance: 'ordered', lane: null, retry: null, chain: refs.map((t) => ({ ...t, weight: 1, cost_per_mtok: null })) },
+  {
+    model: 'r',
+    balance: 'ordered',
+    lane: null,
+    retry: null,
+    chain: refs.map((t) => ({ ...t, weight: 1, cost_per_mtok: null, price: null })),
+  },
 ];
 /** The chain as the forwarder hands it to `plan()`. */
 const chain: PlanEntry[] = refs.map((t, index) => ({ keys: targetKeys(t.seat, t.model, `http://127.0.0.1:1/${t.seat}`), index }));

@@ -9,6 +9,7 @@ export const DECISION_DEFAULTS = {
   balance: 'ordered',
   skipped: false,
   usage: null,
+  cost: null,
   client: null,
 } satisfies Partial<DecisionEvent>;
 

@@ -37,6 +37,8 @@ export interface TestSeat {
   auth?: SeatAuth;
   api_path?: string;
   extra_usage?: 'allow' | 'avoid';
+  /** the default price of the seat's targets */
+  price?: NonNullable<ConfigInput['seats']>[number]['price'];
 }
 
 /** A route as a config file writes it: `balance`, `retry`, `lane`, and chain entries' `weight` and `cost_per_mtok` included. */
@@ -65,6 +67,9 @@ export interface TestDaemonOptions {
   env?: Record<string, string>;
   /** overrides `hostname:pid` (several daemons in one process) */
   daemonId?: string;
+  /** top-level `currency` and `notify` */
+  currency?: string;
+  notify?: ConfigInput['notify'];
 }
 
 export interface TestDaemon {
@@ -107,6 +112,7 @@ export async function startTestDaemon(opts: TestDaemonOptions): Promise<TestDaem
       ...(seat.auth === undefined ? {} : { auth: seat.auth }),
       ...(seat.api_path === undefined ? {} : { api_path: seat.api_path }),
       ...(seat.extra_usage === undefined ? {} : { extra_usage: seat.extra_usage }),
+      ...(seat.price === undefined ? {} : { price: seat.price }),
     };
   });
   const server: Record<string, unknown> = {};
@@ -130,6 +136,8 @@ export async function startTestDaemon(opts: TestDaemonOptions): Promise<TestDaem
     influence: opts.influence ?? {},
     timeouts: opts.timeouts ?? {},
     decision_log: opts.decisionLog === false ? { path: false } : { max_mb: opts.decisionLog?.max_mb ?? 64 },
+    ...(opts.currency === undefined ? {} : { currency: opts.currency }),
+    ...(opts.notify === undefined ? {} : { notify: opts.notify }),
   };
   const result = validateConfig(raw, 'test-config', env);
   if (!result.ok) throw new Error(`test config invalid: ${result.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);

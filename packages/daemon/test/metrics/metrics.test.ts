@@ -29,6 +29,7 @@ const SPEC: Record<string, { type: MetricFamily['type']; labels: string[] }> = {
   routeplane_probes_total: { type: 'COUNTER', labels: ['seat', 'model', 'result'] },
   routeplane_usage_utilization: { type: 'GAUGE', labels: ['seat', 'window'] },
   routeplane_tokens_total: { type: 'COUNTER', labels: ['seat', 'model', 'kind'] },
+  routeplane_cost_total: { type: 'COUNTER', labels: ['seat', 'model', 'currency'] },
   routeplane_upstream_first_byte_seconds: { type: 'HISTOGRAM', labels: ['seat'] },
   routeplane_request_duration_seconds: { type: 'HISTOGRAM', labels: ['route', 'lane'] },
   routeplane_store_up: { type: 'GAUGE', labels: [] },
@@ -59,7 +60,7 @@ async function fixture(): Promise<{ t: TestDaemon; a: FakeUpstream; b: FakeUpstr
   );
   const t = await startTestDaemon({
     seats: [
-      { id: 'a', provider: 'anthropic', upstream: a },
+      { id: 'a', provider: 'anthropic', upstream: a, price: { input: 3, output: 15 } },
       { id: 'b', provider: 'anthropic', upstream: b },
       { id: 'c', provider: 'anthropic', upstream: c },
     ],
@@ -138,6 +139,9 @@ describe('/metrics', () => {
     expect(value('routeplane_attempts_total', { seat: 'b', model: 'claude-sonnet-5', evidence: 'model_error' })).toBe(1);
     expect(value('routeplane_tokens_total', { seat: 'a', model: 'claude-sonnet-5', kind: 'input' })).toBe(10);
     expect(value('routeplane_tokens_total', { seat: 'c', model: 'claude-haiku-4-5', kind: 'cache_write' })).toBe(2);
+    // seat a's price (input 3, output 15 per million) on its one served answer: 10 × 3 + 5 × 15; b and c have none
+    expect(value('routeplane_cost_total', { seat: 'a', model: 'claude-sonnet-5', currency: 'USD' })).toBeCloseTo(105 / 1e6, 12);
+    expect(samples('routeplane_cost_total').map((m) => m.labels?.seat)).toEqual(['a']);
 
     // gauges: one per target state, one per breaker, as the snapshot has them
     for (const route of snapshot.routes) {

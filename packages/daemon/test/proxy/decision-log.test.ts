@@ -99,6 +99,26 @@ describe('decision log', () => {
     expect([...rotated, ...current].map((d) => d.request_id)).toEqual(['req-0', 'req-1', 'req-2', 'req-3', 'req-4']);
   });
 
+  it('keeps decision_log.keep rotated files, .1 the newest; the oldest is dropped past them', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rp-dlog-'));
+    const path = join(dir, 'decisions.ndjson');
+    const now = 1_700_000_000_000;
+    const lineBytes = Buffer.byteLength(JSON.stringify({ ...decision(0), seq: 1, ts: now })) + 1;
+    // one decision per file: each one after the first rotates
+    const bus = new EventBus(() => now);
+    const log = new DecisionLog(path, lineBytes + 5, bus, () => {}, 2);
+    for (let i = 0; i < 5; i++) {
+      bus.emit(decision(i));
+      await log.flushed();
+    }
+    await log.close();
+    const ids = async (file: string) => lines(await readFile(file, 'utf8')).map((d) => d.request_id);
+    expect(await ids(`${path}.2`)).toEqual(['req-2']);
+    expect(await ids(`${path}.1`)).toEqual(['req-3']);
+    expect(await ids(path)).toEqual(['req-4']);
+    await expect(stat(`${path}.3`)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('a log that cannot be written says so once and never throws into the bus', async () => {
     dir = await mkdtemp(join(tmpdir(), 'rp-dlog-'));
     const blocker = join(dir, 'file');

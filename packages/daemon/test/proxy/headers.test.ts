@@ -17,6 +17,7 @@ function seat(provider: 'anthropic' | 'openai', headers: Record<string, string> 
     headers,
     reserve_pct: 0,
     extra_usage: 'allow',
+    price: null,
     apiKey: keyed ? 'seat-secret' : null,
   };
 }

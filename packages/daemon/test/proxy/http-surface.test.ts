@@ -264,6 +264,7 @@ describe("the daemon's own endpoints", () => {
       counters: expect.any(Object),
       open: t.context.influence.open(),
       tokens: expect.any(Object),
+      seats: t.context.config.seats.map((s) => ({ id: s.id, provider: s.provider, usage: null })),
     });
 
     const models = await fetch(`${t.url}/v1/models`);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Behaviour, type FakeUpstream, respond, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { openai } from '../signals/fixtures.js';
-import { answer, ask, attemptsOf, controlSnapshot, epochSecondsIn, rfc3339In } from './support.js';
+import { answer, ask, attemptsOf, controlSnapshot, controlStatus, epochSecondsIn, rfc3339In } from './support.js';
 
 /**
  * Usage windows (spec/signals.md "Usage windows"): from every answer's
@@ -139,6 +139,8 @@ describe('usage windows in the snapshot, per seat, merged by name', () => {
 
     const snap = await controlSnapshot(daemon);
     const usage = Object.fromEntries(snap.seats.map((s) => [s.id, s.usage]));
+    // `status` (so `GET /status` and `status --json`) carries every seat's usage as the snapshot has it
+    expect((await controlStatus(daemon)).seats).toEqual(snap.seats.map((s) => ({ id: s.id, provider: s.provider, usage: s.usage })));
     expect(usage.max).toEqual({
       observed_at: expect.any(Number),
       windows: [

@@ -22,6 +22,10 @@ export interface ConfigView {
     max_cooldown_secs?: number;
     state_file?: string | null;
   };
+  notify?: {
+    command?: Array<string | undefined> | null;
+    webhook?: string | null;
+  } | null;
 }
 
 export interface SeatView {

@@ -11,6 +11,7 @@ import { resolveConfigPaths } from './relative-paths.js';
 import { salvage } from './schema-walk.js';
 import { configSchema, type Config } from './schema.js';
 import { sharedChecks, sharedEnvChecks } from './shared-checks.js';
+import { notifyWarnings } from './notify-checks.js';
 import { configWarnings } from './warnings.js';
 import { locateIssues, readYamlDocument, validateWithSchema, type ConfigIssue, type LineFor } from './yaml-document.js';
 
@@ -116,7 +117,7 @@ function checkDocument(raw: unknown, file: string, env: Env, lineFor: LineFor): 
     : [];
   const found = locateIssues([...crossCheck(view), ...whole, ...envCheck(view, env)], file, lineFor);
   const issues = inDocumentOrder([...(strict.ok ? [] : strict.issues), ...found]);
-  const warnings = inDocumentOrder(locateIssues(configWarnings(view), file, lineFor));
+  const warnings = inDocumentOrder(locateIssues([...configWarnings(view), ...notifyWarnings(view, env)], file, lineFor));
   if (!strict.ok || issues.length > 0) return { ok: false, file, issues, warnings };
   return { ok: true, file, config: resolveConfigPaths(strict.data, dirname(resolve(file))), warnings };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { valueWords } from './plain-words.js';
 
 /**
  * The routeplane.yaml schema. Every object is strict: an unknown key is an
@@ -58,6 +59,8 @@ export const decisionLogSchema = z
       .nullable()
       .default(null),
     max_mb: z.number().positive().default(64),
+    /** rotated files kept: `.1` (newest) … `.N` */
+    keep: z.number().int().min(1).default(3),
   })
   .prefault({});
 
@@ -82,6 +85,18 @@ const apiPath = z
 
 /** A seat header's value: literal, or read from the environment at start (then a secret). */
 export const seatHeaderValueSchema = z.union([z.string(), z.strictObject({ env: envVarName })]);
+/** A price in currency units per million tokens; a part not given counts 0. */
+const pricePart = z
+  .number({ error: (issue) => (issue.input === undefined ? undefined : `expected a number ≥ 0, got ${valueWords(issue.input)}`) })
+  .min(0, 'expected a number ≥ 0')
+  .default(0);
+
+export const priceSchema = z.strictObject({
+  input: pricePart,
+  output: pricePart,
+  cache_read: pricePart,
+  cache_write: pricePart,
+});
 
 export const seatSchema = z.strictObject({
   id: seatId,
@@ -96,6 +111,8 @@ export const seatSchema = z.strictObject({
   reserve_pct: z.number().min(0).max(99).default(0),
   /** `avoid`: an answer billed past the plan trips the seat's quota breaker until the plan resets */
   extra_usage: z.enum(['allow', 'avoid']).default('allow'),
+  /** the price of every target of the seat that has none of its own */
+  price: priceSchema.nullable().default(null),
 });
 
 export const targetRefSchema = z.strictObject({
@@ -105,6 +122,8 @@ export const targetRefSchema = z.strictObject({
   weight: z.number().min(0).default(1),
   /** declared price, for `balance: cost` */
   cost_per_mtok: z.number().min(0).nullable().default(null),
+  /** replaces the seat's whole price (parts are not merged) */
+  price: priceSchema.nullable().default(null),
 });
 
 export const balanceSchema = z.enum(['ordered', 'spread', 'cost', 'latency', 'drain']);
@@ -154,6 +173,23 @@ export const influenceSchema = z
   })
   .prefault({});
 
+/** What a notification is about; `on` lists the kinds that are sent. */
+export const NOTIFY_KINDS = ['credit', 'quota', 'key_rejected', 'recovered', 'fail_open', 'extra_usage', 'store'] as const;
+
+export const notifySchema = z.strictObject({
+  /** run without a shell, the notification's text as its last argument */
+  command: z.array(z.string().min(1)).min(1, 'needs the program to run (then its arguments)').nullable().default(null),
+  /** gets a POST of the notification as JSON */
+  webhook: httpUrl.nullable().default(null),
+  on: z.array(z.enum(NOTIFY_KINDS)).default([...NOTIFY_KINDS]),
+});
+
+/** Display only: costs are shown in it, never converted. */
+const currencySchema = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, 'expected a 3-letter currency code (USD, EUR, …)')
+  .transform((code) => code.toUpperCase());
+
 export const configSchema = z.strictObject({
   server: serverSchema,
   control: controlSchema,
@@ -164,6 +200,8 @@ export const configSchema = z.strictObject({
   /** requested model → route or alias; names may hold `*` (spec/policy.md "Aliases") */
   aliases: z.record(z.string().min(1), z.string().min(1)).default({}),
   influence: influenceSchema,
+  currency: currencySchema.default('USD'),
+  notify: notifySchema.nullable().default(null),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -180,3 +218,6 @@ export type AgentConfig = z.infer<typeof agentSchema>;
 export type RetryConfig = z.infer<typeof retrySchema>;
 export type SharedStoreConfig = z.infer<typeof sharedStoreSchema>;
 export type LaneName = z.infer<typeof laneSchema>;
+export type Price = z.infer<typeof priceSchema>;
+export type NotifyConfig = z.infer<typeof notifySchema>;
+export type NotifyKind = (typeof NOTIFY_KINDS)[number];

@@ -6,17 +6,24 @@ import { decisionLogLocation } from '../client/decision-log-location.js';
 import { resolveSocketPath } from '../client/socket-path.js';
 import { colourFor } from '../output/colour.js';
 import { decisionSegments } from '../output/decision-line.js';
+import { type DecisionFilter, matchesDecision, statusFilter } from '../output/decision-filter.js';
 import { paint } from '../output/segment.js';
 import { timeOrDateTime } from '../output/time-words.js';
 import { afterMs, TransitionPrinter } from '../output/transition-printer.js';
 import { withClientOptions, type ClientOptions } from './client-options.js';
 
-interface LogsOptions extends ClientOptions {
+interface LogsOptions extends ClientOptions, DecisionFilter {
   follow?: boolean;
   json?: boolean;
   /** only decisions: no breaker transitions, reloads or store changes */
   decisions?: boolean;
   lines: number;
+}
+
+function statusOption(value: string): string {
+  const status = statusFilter(value);
+  if (status === null) throw new InvalidArgumentError('expected a status code (429) or a class (2xx, 4xx, 5xx)');
+  return status;
 }
 
 function lineCount(value: string): number {
@@ -33,7 +40,12 @@ export function registerLogs(program: Command): void {
       .option('-f, --follow', 'keep printing decisions and breaker transitions as they happen')
       .option('--json', 'print NDJSON, one event per line, as the daemon sends them')
       .option('--decisions', 'with -f: decisions only, no breaker transitions')
-      .option('-n, --lines <n>', 'how many past decisions to print', lineCount, 20),
+      .option('-n, --lines <n>', 'how many past decisions to print', lineCount, 20)
+      .option('--seat <id>', 'only decisions tried on or served by this seat (and, with -f, its transitions)')
+      .option('--route <name>', 'only decisions of this route')
+      .option('--session <prefix>', 'only decisions of the session whose tag starts so')
+      .option('--agent <id>', 'only decisions of this agent')
+      .option('--status <code>', 'only decisions answered with this status, or class: 2xx, 4xx, 5xx', statusOption),
   ).action(async (opts: LogsOptions) => {
     process.exitCode = await runLogs(opts);
   });
@@ -47,9 +59,10 @@ function stdoutPrinter(opts: LogsOptions) {
   const transitions = new TransitionPrinter(out, self, afterMs(20));
   const width = () => (process.stdout.isTTY ? process.stdout.columns : undefined);
   const decision = (d: DecisionEvent) => {
+    if (!matchesDecision(d, opts)) return;
     if (opts.json) return out(JSON.stringify(d));
     transitions.flush();
-    out(paint(decisionSegments(d, { everyModel: true, time: timeOrDateTime(Date.now()), width: width() }), colour));
+    out(paint(decisionSegments(d, { everyModel: true, identity: true, time: timeOrDateTime(Date.now()), width: width() }), colour));
   };
   return {
     decision,
@@ -57,6 +70,7 @@ function stdoutPrinter(opts: LogsOptions) {
       if (event.type === 'decision') return decision(event);
       // usage windows move with every answer: `top` and `status` show them, the log does not
       if (opts.decisions || event.type === 'usage') return;
+      if (opts.seat !== undefined && event.type === 'breaker' && event.seat !== opts.seat) return;
       if (opts.json) return out(JSON.stringify(event));
       transitions.push(event);
     },
@@ -116,7 +130,7 @@ async function pastDecisions(opts: LogsOptions): Promise<DecisionEvent[]> {
     process.stderr.write(`routeplane: the decision log is disabled (decision_log.path: false in ${location.file})\n`);
     return [];
   }
-  const past = await readLastDecisions(location.path, opts.lines);
+  const past = await readLastDecisions(location.path, opts.lines, (d) => matchesDecision(d, opts), location.keep);
   if (past === null) process.stderr.write(`routeplane: no decision log at ${location.path} yet\n`);
   return past ?? [];
 }

@@ -11,7 +11,9 @@ export function registerStatus(program: Command): void {
   withClientOptions(
     program
       .command('status')
-      .description('the daemon (version, pid, uptime, URL, config, store) and its open breakers: signal, time left, counts')
+      .description(
+        "the daemon (version, pid, uptime, URL, config, store), each seat's usage windows, and its open breakers: signal, time left, counts",
+      )
       .option('--json', 'print the control `status` result as one JSON document'),
   ).action(async (opts: StatusOptions) => {
     process.exitCode = await runStatus(opts);

@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import type { DecisionEvent } from '@routeplane/shared';
 import { connectControl, DaemonNotRunningError } from '../client/control-client.js';
 import { searchDecisionLog } from '../client/decision-log.js';
-import { decisionLogLocation } from '../client/decision-log-location.js';
-import { resolveSocketPath } from '../client/socket-path.js';
+import { logLocationOf } from '../client/decision-log-location.js';
+import { findClientConfig, resolveSocketPath } from '../client/socket-path.js';
 import { colourFor } from '../output/colour.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_FAILURE } from '../output/errors.js';
 import { explainDecision } from '../output/explain-decision.js';
@@ -45,10 +45,11 @@ async function runWhy(id: string, opts: WhyOptions): Promise<number> {
     for (const d of decisions) found.set(d.request_id, d);
   };
 
-  const location = decisionLogLocation(opts);
+  const config = findClientConfig(opts.config);
+  const location = logLocationOf(config);
   if (location.kind === 'disabled') searched.push(`no decision log (decision_log.path: false in ${location.file})`);
   else {
-    const { found: inLog, files } = await searchDecisionLog(location.path, id, matches);
+    const { found: inLog, files } = await searchDecisionLog(location.path, id, matches, location.keep);
     add(inLog);
     const present = files.filter((f) => f.exists);
     if (present.length === 0) searched.push(`no decision log at ${location.path}`);
@@ -69,7 +70,8 @@ async function runWhy(id: string, opts: WhyOptions): Promise<number> {
   if (opts.json) process.stdout.write(`${JSON.stringify(decision)}\n`);
   else {
     const colour = colourFor(process.stdout);
-    for (const line of explainDecision(decision)) process.stdout.write(`${paint(line, colour)}\n`);
+    const currency = config.found ? config.config.currency : undefined;
+    for (const line of explainDecision(decision, { currency })) process.stdout.write(`${paint(line, colour)}\n`);
   }
   return 0;
 }

@@ -18,6 +18,9 @@ import { timeOfDay } from './time-words.js';
  *
  *   14:03:07 sonnet       200   812ms work-max/claude…4-5 402 → personal-pro/claude…4-5 ok
  *
+ * With `identity`, the client and the session it came from close the line
+ * (`… ok · claude-cli/2.1.197 3f9a2c1b`).
+ *
  * The result is toned segments: `top` paints them with its theme, the line
  * commands with chalk (./segment.ts).
  */
@@ -34,6 +37,8 @@ export interface DecisionLineOptions {
   markStream?: boolean;
   /** write every attempt as `seat/model`, at any width */
   everyModel?: boolean;
+  /** end with the client and the session's first 8 hex: `· claude-cli/2.1.197 3f9a2c1b` */
+  identity?: boolean;
 }
 
 const OUTCOME_WORDS: Record<AttemptOutcome, (a: Attempt) => string> = {
@@ -159,6 +164,10 @@ function marks(decision: DecisionEvent, options: DecisionLineOptions): Segment[]
   const out: Segment[] = [];
   if (decision.fail_open) out.push(seg(' (fail-open)', 'warn'));
   if (options.markStream && decision.stream) out.push(seg(' stream', 'muted'));
+  if (options.identity) {
+    const who = [decision.client, decision.session?.slice(0, 8) ?? null].filter((w) => w !== null).join(' ');
+    if (who !== '') out.push(seg(` · ${who}`, 'muted'));
+  }
   return out;
 }
 

@@ -26,6 +26,7 @@ import { fit, textWidth } from './text.js';
  *     2 personal-pro/…               ok   ok                                      721ms
  *   served    personal-pro/claude-sonnet-5 · status 200 in 812ms
  *   usage     in 1200 · out 340 · cache read 0 · cache write 0
+ *   cost      0.00852 USD
  *
  * Pure: a DecisionEvent in, toned lines out (`paint` them with chalk, or
  * let `top` paint them with its theme). Nothing is cut here; the screen that
@@ -36,6 +37,8 @@ export type ExplainedLine = readonly Segment[];
 export interface ExplainOptions {
   /** the time of the decision (default: local date and time of day) */
   readonly time?: (ts: number) => string;
+  /** the config's currency, when known: said after the cost */
+  readonly currency?: string;
 }
 
 const LABEL_WIDTH = 9;
@@ -205,6 +208,9 @@ export function explainDecision(decision: DecisionEvent, options: ExplainOptions
   lines.push(served);
 
   if (decision.usage !== null) lines.push(usageLine(decision.usage));
+  // null: its target has no price (or a line from before decisions carried a cost): nothing to say
+  if (typeof decision.cost === 'number')
+    lines.push([...label('cost'), seg(options.currency === undefined ? String(decision.cost) : `${decision.cost} ${options.currency}`)]);
   return lines;
 }
 

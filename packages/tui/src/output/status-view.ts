@@ -1,6 +1,7 @@
-import { formatDuration, type OpenBreaker, type StatusSummary, type StoreInfo } from '@routeplane/shared';
+import { formatDuration, type OpenBreaker, type SeatUsage, type StatusSummary, type StoreInfo } from '@routeplane/shared';
 import type { ChalkInstance } from 'chalk';
 import { countWords, kindWords, leftWords, localWallClock, signalDetail, subjectWords, type WallClock } from './breaker-words.js';
+import { bindingWindow, percent } from '../top/ui/lines/usage-gauge.js';
 import { tokenWords } from './token-count.js';
 
 /**
@@ -13,6 +14,7 @@ import { tokenWords } from './token-count.js';
  *     traffic  1520 requests · 12 failovers · 0 failed open
  *     tokens   max-a   1.2M in · 340k out · 2.1M cache read · 12k cache write
  *              seat-b  48k in · 9.1k out
+ *     usage    max-a   5h 64% resets 16:00 · 7d 12% · extra usage
  *   ● 2 open breakers — these targets route last until they recover
  *     credit   max-a          402 billing_error        probe in 41s                  failed again 2
  *     quota    seat-b         429 usage_limit_reached  quota until 14:00 (in 2h14m)
@@ -32,7 +34,7 @@ export function storeWords(store: StoreInfo, now: number): string {
   return `redis ok · ${store.daemons} daemon${store.daemons === 1 ? '' : 's'}`;
 }
 
-function daemonLines(status: StatusSummary, colour: ChalkInstance): string[] {
+function daemonLines(status: StatusSummary, colour: ChalkInstance, wallClock: WallClock): string[] {
   const d = status.daemon;
   const up = formatDuration(Math.max(0, status.now - d.started_at), 'down');
   return [
@@ -42,7 +44,34 @@ function daemonLines(status: StatusSummary, colour: ChalkInstance): string[] {
     `  store    ${storeWords(d.store, status.now)}`,
     `  traffic  ${status.counters.requests} requests · ${status.counters.failovers} failovers · ${status.counters.fail_open} failed open`,
     ...tokenLines(status.tokens),
+    ...usageLines(status, wallClock),
   ];
+}
+
+/**
+ * A seat's usage windows as the provider last reported them, as `top` shows
+ * them: each window's share, the binding one (closest to full) with its
+ * reset as a time of day, and `extra usage` when its last answer was billed
+ * past the plan.
+ */
+export function usageWords(usage: SeatUsage, now: number, wallClock: WallClock = localWallClock): string {
+  const binding = bindingWindow(usage);
+  const parts = usage.windows.map((w) => {
+    const resets = w === binding && w.reset_at !== null ? ` resets ${wallClock(w.reset_at, now)}` : '';
+    return `${w.name} ${percent(w.utilization)}${resets}`;
+  });
+  // read defensively: a daemon that does not report it leaves it out
+  if (usage.extra_usage === true) parts.push('extra usage');
+  return parts.join(' · ');
+}
+
+/** Each seat whose provider reported usage windows, one line each; none from a daemon that does not send them. */
+function usageLines(status: StatusSummary, wallClock: WallClock): string[] {
+  const seats = (status.seats ?? []).flatMap((s) =>
+    s.usage === null || s.usage.windows.length === 0 ? [] : [{ id: s.id, usage: s.usage }],
+  );
+  const width = Math.max(0, ...seats.map((s) => s.id.length));
+  return seats.map((s, i) => `  ${i === 0 ? 'usage  ' : '       '}  ${s.id.padEnd(width)}  ${usageWords(s.usage, status.now, wallClock)}`);
 }
 
 /** Each seat that reported tokens, one line each; none from a daemon that does not count them. */
@@ -73,7 +102,8 @@ function table(rows: string[][]): string[] {
 
 export function formatStatus(status: StatusSummary, options: StatusViewOptions): string[] {
   const { colour } = options;
-  const lines = daemonLines(status, colour);
+  const wallClock = options.wallClock ?? localWallClock;
+  const lines = daemonLines(status, colour, wallClock);
   if (!options.influenceEnabled) {
     lines.push(`${colour.dim('○')} routing influence is disabled — no breakers, chains route in configured order`);
     return lines;
@@ -84,6 +114,6 @@ export function formatStatus(status: StatusSummary, options: StatusViewOptions):
   }
   const count = status.open.length;
   lines.push(`${colour.red('●')} ${count} open breaker${count === 1 ? '' : 's'} — these targets route last until they recover`);
-  lines.push(...table(status.open.map((b) => breakerRow(b, status.now, options.wallClock ?? localWallClock))));
+  lines.push(...table(status.open.map((b) => breakerRow(b, status.now, wallClock))));
   return lines;
 }

@@ -48,6 +48,7 @@ describe('routeplane completion', () => {
         'breakers reset',
         'logs',
         'why',
+        'usage',
         'reload',
         'breakers probe',
         'config',
@@ -60,6 +61,8 @@ describe('routeplane completion', () => {
     const demo = commands.find((c) => c.path.join(' ') === 'demo')!;
     expect(longOptions(demo)).toEqual(['--agents', '--no-top', '--duration', '--speed', '--scenario', '--json', '--help']);
     expect(commands.find((c) => c.path.join(' ') === 'completion')!.argumentChoices).toEqual(['bash', 'zsh', 'fish']);
+    const by = commands.find((c) => c.path.join(' ') === 'usage')!.options.find((o) => o.names.includes('--by'));
+    expect(by?.value).toEqual({ kind: 'choices', choices: ['seat', 'target', 'route', 'agent', 'session', 'day'] });
   });
 
   it.each(['bash', 'zsh', 'fish'] as const)('the %s script names every command and every flag', (shell) => {

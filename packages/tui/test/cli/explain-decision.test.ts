@@ -44,8 +44,9 @@ describe('a decision explained', () => {
       status: 200,
       duration_ms: 812,
       usage: { input_tokens: 1200, output_tokens: 340, cache_read_tokens: 0, cache_write_tokens: null },
+      cost: 0.00852,
     });
-    expect(explainDecisionText(d, { time: at })).toEqual([
+    expect(explainDecisionText(d, { time: at, currency: 'USD' })).toEqual([
       'request   req-7f3a at 2025-01-15 14:03:07 · anthropic · streamed · client claude-cli/2.1.197',
       'route     sonnet (asked for "claude-sonnet-4-5")',
       'agent     ci-bot · lane foreground · session 3fa2b1c0d9e8 · balance spread',
@@ -58,7 +59,11 @@ describe('a decision explained', () => {
       '   2 personal-pro/claude-sonnet-4-5  ok   ok      721ms · retry 1',
       'served    personal-pro/claude-sonnet-4-5 · status 200 in 812ms',
       'usage     in 1200 · out 340 · cache read 0',
+      'cost      0.00852 USD',
     ]);
+    // without the config's currency, the figure alone; a target without a price, no cost line
+    expect(explainDecisionText(d, { time: at }).at(-1)).toBe('cost      0.00852');
+    expect(explainDecisionText({ ...d, cost: null }, { time: at }).at(-1)).toMatch(/^usage /);
   });
 
   test('a fail-open request, a rate limit with its header, and one that sent nothing', () => {

@@ -48,12 +48,12 @@ describe.concurrent('routeplane logs', () => {
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(5);
     // the first of the five is the 3rd sonnet request: max-a now sits last, team serves at once
-    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d sonnet +200 +\d+ms team\/sonnet-x ok$/);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d sonnet +200 +\d+ms team\/sonnet-x ok · node$/);
     // by the 3rd haiku request both of its targets are tripped: fail-open, said in words
-    expect(lines[4]).toMatch(/^\d\d:\d\d:\d\d haiku +429 +\d+ms team\/haiku-x 500 → rl\/haiku-x 429 \(fail-open\)$/);
+    expect(lines[4]).toMatch(/^\d\d:\d\d:\d\d haiku +429 +\d+ms team\/haiku-x 500 → rl\/haiku-x 429 \(fail-open\) · node$/);
 
     const first = await runCli(['logs', '-n', '7', '--config', config], isolatedEnv(dir), dir);
-    expect(first.stdout.split('\n')[0]).toMatch(/ sonnet +200 +\d+ms max-a\/sonnet-x 402 → team\/sonnet-x ok$/);
+    expect(first.stdout.split('\n')[0]).toMatch(/ sonnet +200 +\d+ms max-a\/sonnet-x 402 → team\/sonnet-x ok · node$/);
   });
 
   it('carries the date on a decision that was not made today', async (test) => {

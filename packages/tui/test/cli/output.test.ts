@@ -50,6 +50,7 @@ const decision = (attempts: Attempt[], extra: Partial<DecisionEvent> = {}): Deci
   balance: 'ordered',
   skipped: false,
   usage: null,
+  cost: null,
   client: null,
   ...extra,
 });
@@ -85,6 +86,16 @@ describe('the decision line (logs, top, the demo)', () => {
     expect(text(decision([attempt('team', 'claude', 'http_429', 429)], { fail_open: true, status: 429 }))).toMatch(
       / team\/claude 429 \(fail-open\)$/,
     );
+  });
+
+  it('with identity, ends with the client and the first 8 hex of the session, whichever it knows', () => {
+    const served = [attempt('team', 'claude', 'ok', 200)];
+    const both = decision(served, { client: 'claude-cli/2.1.197', session: '3f9a2c1b7d6e' });
+    expect(text(both, { identity: true })).toBe('14:03:07 sonnet       200   353ms team/claude ok · claude-cli/2.1.197 3f9a2c1b');
+    expect(text(decision(served, { client: null, session: '3f9a2c1b7d6e' }), { identity: true })).toMatch(/ ok · 3f9a2c1b$/);
+    expect(text(decision(served, { client: 'OpenAI/JS 6.49.0', session: null }), { identity: true })).toMatch(/ ok · OpenAI\/JS 6\.49\.0$/);
+    expect(text(decision(served, { client: null, session: null }), { identity: true })).toMatch(/ team\/claude ok$/);
+    expect(text(both)).toMatch(/ team\/claude ok$/);
   });
 
   it('takes the time column and widths from its options, and fits a width', () => {

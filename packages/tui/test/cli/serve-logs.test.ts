@@ -179,10 +179,10 @@ describe('serve and logs -f over trip, probe, clear, reset and a daemon restart'
     ]);
     // logs -f: the same transitions between the decisions, each attempt named seat/model, the probe marked
     const decisions = [
-      / haiku +200 +\d+ms credit-a\/haiku-x 500 → team-b\/haiku-x ok$/,
-      / sonnet +200 +\d+ms credit-a\/sonnet-x 402 → team-b\/sonnet-x ok$/,
-      / sonnet +200 +\d+ms credit-a\/sonnet-x probe ok$/,
-      / sonnet +200 +\d+ms credit-a\/sonnet-x 402 → team-b\/sonnet-x ok$/,
+      / haiku +200 +\d+ms credit-a\/haiku-x 500 → team-b\/haiku-x ok · node$/,
+      / sonnet +200 +\d+ms credit-a\/sonnet-x 402 → team-b\/sonnet-x ok · node$/,
+      / sonnet +200 +\d+ms credit-a\/sonnet-x probe ok · node$/,
+      / sonnet +200 +\d+ms credit-a\/sonnet-x 402 → team-b\/sonnet-x ok · node$/,
     ];
     const transitions = timed(first).map((l) => l.slice(9));
     const expectedText = [
@@ -222,7 +222,7 @@ describe('serve and logs -f over trip, probe, clear, reset and a daemon restart'
     await text.until((p) => p.stdoutLines.length === expectedText.length + 3, 'the reset after the restart');
     expect(text.stdoutLines.slice(-3).map((l) => l.replace(/^\S+ /, ''))).toEqual([
       'tripped credit credit-a (402 billing_error) probe in 10m00s',
-      expect.stringMatching(/^sonnet +200 +\d+ms credit-a\/sonnet-x 402 → team-b\/sonnet-x ok$/),
+      expect.stringMatching(/^sonnet +200 +\d+ms credit-a\/sonnet-x 402 → team-b\/sonnet-x ok · node$/),
       'reset credit-a by control socket: cleared 1',
     ]);
     await second.until((p) => p.stderr.includes('"action":"reset"'), 'the reset event');

@@ -122,7 +122,9 @@ describe.concurrent('routeplane status', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const printed = JSON.parse(result.stdout) as StatusSummary;
-    expect(Object.keys(printed).sort()).toEqual(['counters', 'daemon', 'now', 'open', 'tokens']);
+    expect(Object.keys(printed).sort()).toEqual(['counters', 'daemon', 'now', 'open', 'seats', 'tokens']);
+    // every configured seat, its usage as the snapshot has it (these fakes report no windows)
+    expect(printed.seats).toEqual(snapshot.seats.map((s) => ({ id: s.id, provider: s.provider, auth: s.auth, usage: s.usage })));
     expect(printed.daemon).toEqual({
       version: expect.any(String),
       pid: process.pid,
@@ -236,6 +238,42 @@ describe('the status view', () => {
       '  credit           seat-a                     probe in 41s                  failed again 2, skipped 4 background',
       '  quota            seat-b                     quota until 14:00 (in 2h14m)',
       '  provider errors  https://api.example.com/m  probing',
+    ]);
+  });
+
+  it("each seat's usage windows as top shows them: the binding one with its reset as a time of day, and extra usage", () => {
+    const lines = formatStatus(
+      {
+        ...view,
+        open: [],
+        seats: [
+          {
+            id: 'max-1',
+            provider: 'anthropic',
+            auth: 'passthrough',
+            usage: {
+              observed_at: now,
+              windows: [
+                { name: '5h', utilization: 0.64, reset_at: Date.UTC(2025, 11, 1, 16, 0, 0), status: 'allowed' },
+                { name: '7d', utilization: 0.12, reset_at: Date.UTC(2025, 11, 5, 9, 0, 0), status: 'allowed' },
+              ],
+              extra_usage: true,
+            },
+          },
+          { id: 'idle', provider: 'openai', auth: 'bearer', usage: null },
+          {
+            id: 'api-key',
+            provider: 'openai',
+            auth: 'bearer',
+            usage: { observed_at: now, windows: [{ name: 'requests', utilization: 0.1, reset_at: null, status: null }], extra_usage: null },
+          },
+        ],
+      },
+      { influenceEnabled: false, colour: new Chalk({ level: 0 }), wallClock: (at) => new Date(at).toISOString().slice(11, 16) },
+    );
+    expect(lines.slice(5, 7)).toEqual([
+      '  usage    max-1    5h 64% resets 16:00 · 7d 12% · extra usage',
+      '           api-key  requests 10%',
     ]);
   });
 });

@@ -44,8 +44,8 @@ describe('the demo config', () => {
       ['seat-c', 'openai', 'http://127.0.0.1:1003/v1'],
     ]);
     expect(config.routes.find((r) => r.model === 'gpt')?.chain).toEqual([
-      { seat: 'seat-c', model: 'gpt-5', weight: 1, cost_per_mtok: null },
-      { seat: 'seat-c', model: 'gpt-5-mini', weight: 1, cost_per_mtok: null },
+      { seat: 'seat-c', model: 'gpt-5', weight: 1, cost_per_mtok: null, price: null },
+      { seat: 'seat-c', model: 'gpt-5-mini', weight: 1, cost_per_mtok: null, price: null },
     ]);
   });
 

@@ -37,6 +37,7 @@ function decision(over: Partial<DecisionEvent>): DecisionEvent {
     balance: 'ordered',
     skipped: false,
     usage: null,
+    cost: null,
     client: null,
     ...over,
   };

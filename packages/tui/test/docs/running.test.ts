@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatIssue, parseConfig } from '@routeplane/shared';
 import { parse } from 'plist';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -77,6 +78,34 @@ describe('docs/running.md', () => {
     expect(agent.StandardOutPath).toMatch(/\/Library\/Logs\/routeplane\/serve\.log$/);
     expect(agent.StandardErrorPath).toBe(agent.StandardOutPath);
     expect(Object.keys(agent.EnvironmentVariables as object)).toEqual(['PATH']);
+  });
+
+  it('the desktop notification recipes are notify blocks the config takes, each program named by its full path', () => {
+    const section = DOC.slice(DOC.indexOf('## Desktop notifications'));
+    const recipes = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(recipes).toHaveLength(2);
+    const commands = recipes.map((recipe) => {
+      const text = [
+        'seats: [{ id: a, provider: anthropic, base_url: "https://api.anthropic.com", api_key_env: K }]',
+        'routes: [{ model: r, chain: [{ seat: a, model: m }] }]',
+        recipe,
+      ].join('\n');
+      const result = parseConfig(text, 'recipe.yaml', { K: 'k', PATH: '' });
+      expect(result.ok ? [] : result.issues.map(formatIssue)).toEqual([]);
+      return result.ok ? result.config.notify?.command : null;
+    });
+    // Linux: summary Routeplane, the notification (appended last) its body
+    expect(commands[0]).toEqual(['/usr/bin/notify-send', '--app-name=Routeplane', 'Routeplane']);
+    // macOS: the run handler shows its one argument, the notification
+    expect(commands[1]).toEqual([
+      '/usr/bin/osascript',
+      '-e',
+      'on run argv',
+      '-e',
+      'display notification (item 1 of argv) with title "Routeplane"',
+      '-e',
+      'end run',
+    ]);
   });
 
   it('says how to reload with SIGHUP and where the logs go', () => {

@@ -31,7 +31,15 @@ const key = (over: Partial<Key> = {}): Key => ({
   ...over,
 });
 
-const ctx: KeyContext = { connected: true, influenceEnabled: true, hasSelection: true, filterActive: false, paused: false, focus: 'upper' };
+const ctx: KeyContext = {
+  connected: true,
+  influenceEnabled: true,
+  hasSelection: true,
+  filterActive: false,
+  paused: false,
+  focus: 'upper',
+  sessionsShown: false,
+};
 
 describe('text fitting', () => {
   test('cuts with an ellipsis, pads to the column, counts wide characters as two', () => {
@@ -113,8 +121,10 @@ describe('keymap', () => {
 
   test('the footer shows the current mode’s keys from the table, and keeps help and quit when narrow', () => {
     expect(lineText(footerLine('main', ctx, 100))).toBe(
-      ' ↑↓ select  Tab log  r reset  P probe  R reset all  p pause  / filter  ? help  q quit',
+      ' ↑↓ select  Tab log  r reset  P probe  R reset all  p pause  / filter  S sessions  ? help  q quit',
     );
+    // with the sessions shown, S says it goes back to the seats
+    expect(lineText(footerLine('main', { ...ctx, sessionsShown: true }, 100))).toContain('S seats  ? help');
     expect(lineText(footerLine('main', { ...ctx, paused: true, filterActive: true }, 140))).toContain(
       'p follow  / filter  Esc clear filter',
     );

@@ -210,9 +210,10 @@ describe('footer', () => {
       filterActive: false,
       paused: false,
       focus: 'upper' as const,
+      sessionsShown: false,
     };
     expect(frameOf(<Footer mode="main" ctx={ctx} width={100} />)).toBe(
-      ' ↑↓ select  Tab log  r reset  P probe  R reset all  p pause  / filter  ? help  q quit',
+      ' ↑↓ select  Tab log  r reset  P probe  R reset all  p pause  / filter  S sessions  ? help  q quit',
     );
     // in the log: its own keys first; what does not fit gives way, help and quit stay
     expect(frameOf(<Footer mode="main" ctx={{ ...ctx, focus: 'log' }} width={100} />)).toBe(

@@ -2,6 +2,7 @@ import type { DaemonEvent, DecisionEvent, HelloResult, InfluenceInfo, Snapshot, 
 import type { RouteView, SeatView } from './derive-view.js';
 import type { Rates } from './rates.js';
 import type { SeatActivity } from './seat-activity.js';
+import type { SessionView } from './session-list.js';
 import type { RouteShares } from './session-shares.js';
 
 /** What the monitor knows at one moment: the store's state, read by every panel. */
@@ -47,6 +48,8 @@ export interface MonitorState {
   readonly activity: ReadonlyMap<string, SeatActivity>;
   /** spread routes: each target's share of the route's sessions over the last 5 minutes */
   readonly shares: RouteShares;
+  /** the sessions seen in the last 10 minutes, the most recently seen first */
+  readonly sessions: readonly SessionView[];
 }
 
 /** Everything that changes the state goes through one queue, so it lands in arrival order. */

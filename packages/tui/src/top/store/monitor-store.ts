@@ -5,6 +5,7 @@ import { type ConnectionState, countdownClock, type DecisionEntry, type Incoming
 import { RateCounter } from './rates.js';
 import { RingBuffer } from './ring-buffer.js';
 import { ActivityCounter } from './seat-activity.js';
+import { SessionList } from './session-list.js';
 import { SessionShares } from './session-shares.js';
 
 /**
@@ -41,6 +42,7 @@ export class MonitorStore {
   private readonly rateCounter = new RateCounter();
   private readonly activityCounter = new ActivityCounter();
   private readonly sessionShares = new SessionShares();
+  private readonly sessionList = new SessionList();
   private readonly listeners = new Set<() => void>();
   private queue: Incoming[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
@@ -75,6 +77,7 @@ export class MonitorStore {
       rates: { requestsPerSec: 0, failoversPerMin: 0, backgroundPerMin: 0, skippedPerMin: 0 },
       activity: new Map(),
       shares: new Map(),
+      sessions: [],
     };
   }
 
@@ -192,6 +195,7 @@ export class MonitorStore {
     });
     this.activityCounter.record(event.ts, event.attempts);
     this.sessionShares.record(event);
+    this.sessionList.record(event);
   }
 
   /** Merges the daemon's recent decisions into the log by request id, in time order; true when any was new. */
@@ -222,6 +226,7 @@ export class MonitorStore {
       rates: this.rateCounter.rates(now),
       activity: this.activityCounter.activity(seen),
       shares: this.sessionShares.shares(seen),
+      sessions: this.sessionList.sessions(seen),
     };
     for (const listener of this.listeners) listener();
   }

@@ -25,6 +25,7 @@ export type CommandId =
   | 'probe-selected'
   | 'reset-all'
   | 'toggle-pause'
+  | 'toggle-sessions'
   | 'open-filter'
   | 'clear-filter'
   | 'open-help'
@@ -55,6 +56,8 @@ export interface KeyContext {
   readonly filterActive: boolean;
   readonly paused: boolean;
   readonly focus: Focus;
+  /** the sessions are shown in place of the seats */
+  readonly sessionsShown: boolean;
 }
 
 export interface KeyBinding {
@@ -240,6 +243,14 @@ export const KEYMAP: readonly KeyBinding[] = [
     keyLabel: 'Esc',
     label: 'clear the log filter',
     footer: (ctx) => (ctx.filterActive ? 'clear filter' : null),
+  },
+  {
+    command: 'toggle-sessions',
+    mode: 'main',
+    keys: [{ char: 'S' }],
+    keyLabel: 'S',
+    label: 'sessions (last 10 min) in place of the seats, and back',
+    footer: (ctx) => (ctx.sessionsShown ? 'seats' : 'sessions'),
   },
   { command: 'open-help', mode: 'main', keys: [{ char: '?' }], keyLabel: '?', label: 'show this help', footer: 'help' },
   { command: 'quit', mode: 'main', keys: [{ char: 'q' }], keyLabel: 'q', label: 'quit', footer: 'quit' },

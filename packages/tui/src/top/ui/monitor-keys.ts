@@ -105,6 +105,8 @@ export function handleKey(input: string, key: Key, deps: KeyDeps): void {
     }
     case 'toggle-pause':
       return log(togglePause(ids, ui.log));
+    case 'toggle-sessions':
+      return dispatch({ type: 'toggle-sessions' });
     case 'open-filter':
       return dispatch({ type: 'mode', mode: { kind: 'filter' } });
     case 'clear-filter':

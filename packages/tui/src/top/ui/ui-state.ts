@@ -33,6 +33,8 @@ export interface UiState {
   readonly message: Message | null;
   /** destructive keys do nothing before this time (a held key cannot open a second confirm or fire twice) */
   readonly guardUntil: number;
+  /** the sessions panel is shown in place of the seats (key `S`) */
+  readonly sessions: boolean;
 }
 
 export const initialUi: UiState = {
@@ -43,6 +45,7 @@ export const initialUi: UiState = {
   log: FOLLOWING,
   message: null,
   guardUntil: 0,
+  sessions: false,
 };
 
 export type UiAction =
@@ -55,7 +58,8 @@ export type UiAction =
   | { readonly type: 'filter-delete' }
   | { readonly type: 'filter-clear' }
   | { readonly type: 'message'; readonly message: Message }
-  | { readonly type: 'guard'; readonly until: number };
+  | { readonly type: 'guard'; readonly until: number }
+  | { readonly type: 'toggle-sessions' };
 
 export function uiReducer(state: UiState, action: UiAction): UiState {
   switch (action.type) {
@@ -83,5 +87,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, message: action.message };
     case 'guard':
       return { ...state, guardUntil: Math.max(state.guardUntil, action.until) };
+    case 'toggle-sessions':
+      return { ...state, sessions: !state.sessions };
   }
 }

@@ -248,6 +248,7 @@ export function decision(overrides: Partial<DecisionEvent> & { ts: number }): De
     balance: 'ordered',
     skipped: false,
     usage: null,
+    cost: null,
     client: 'claude-cli',
     ...overrides,
   };

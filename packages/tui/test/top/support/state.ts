@@ -11,6 +11,7 @@ export function stateFrom(
     connection?: MonitorState['connection'];
     activity?: MonitorState['activity'];
     shares?: MonitorState['shares'];
+    sessions?: MonitorState['sessions'];
   } = {},
 ): MonitorState {
   const now = snapshot.now;
@@ -31,5 +32,6 @@ export function stateFrom(
     rates: { requestsPerSec: 2.5, failoversPerMin: 3, backgroundPerMin: 0, skippedPerMin: 0 },
     activity: options.activity ?? new Map(),
     shares: options.shares ?? new Map(),
+    sessions: options.sessions ?? [],
   };
 }

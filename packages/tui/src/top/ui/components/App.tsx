@@ -27,6 +27,7 @@ import { HeaderPanel } from './HeaderPanel.js';
 import { HelpOverlay, helpScrollMax } from './HelpOverlay.js';
 import { Lines } from './Lines.js';
 import { SeatsPanel } from './SeatsPanel.js';
+import { SessionsPanel } from './SessionsPanel.js';
 import { ThemeContext } from './theme-context.js';
 import { TooSmall } from './TooSmall.js';
 
@@ -61,7 +62,8 @@ function Monitor({ store, actions, scene, clock = Date.now }: Omit<AppProps, 'th
     () => seatRows(state.seats, { clock: countdowns, activity: state.activity }),
     [state.seats, state.activity, countdowns],
   );
-  const rows = useMemo(() => selectableRows(state.routes, seatRowList), [state.routes, seatRowList]);
+  // the sessions panel has no row to act on: with it shown, only the chains are selectable
+  const rows = useMemo(() => selectableRows(state.routes, ui.sessions ? [] : seatRowList), [state.routes, seatRowList, ui.sessions]);
   const selected = resolveSelection(rows, ui.selection);
   const listed = useMemo(
     () => (ui.filter === '' ? state.decisions : state.decisions.filter((d) => matchesFilter(d.event, ui.filter))),
@@ -76,12 +78,13 @@ function Monitor({ store, actions, scene, clock = Date.now }: Omit<AppProps, 'th
     filterActive: ui.filter !== '',
     paused: !ui.log.follow,
     focus: ui.focus,
+    sessionsShown: ui.sessions,
   };
   const sceneText = scene?.(state.now) ?? null;
   const targetCount = state.routes.reduce((n, r) => n + r.chain.length, 0);
   const plan = planLayout(size, {
     chains: Math.max(1, targetCount),
-    seats: seatRowList.length,
+    seats: ui.sessions ? Math.max(1, state.sessions.length) : seatRowList.length,
     message: ui.message !== null,
     scene: sceneText !== null,
   });
@@ -150,7 +153,11 @@ function Monitor({ store, actions, scene, clock = Date.now }: Omit<AppProps, 'th
             selectedKey={upperKey}
             greyed={greyed}
           />
-          <SeatsPanel rows={seatRowList} now={countdowns.now} width={width} height={plan.seats} selectedKey={upperKey} greyed={greyed} />
+          {ui.sessions ? (
+            <SessionsPanel sessions={state.sessions} now={countdowns.now} width={width} height={plan.seats} greyed={greyed} />
+          ) : (
+            <SeatsPanel rows={seatRowList} now={countdowns.now} width={width} height={plan.seats} selectedKey={upperKey} greyed={greyed} />
+          )}
           {mode.kind === 'confirm' ? (
             <ConfirmDialog action={mode.action} seats={state.seats} width={width} height={plan.log + 1} />
           ) : (

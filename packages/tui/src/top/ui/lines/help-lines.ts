@@ -29,6 +29,7 @@ export const WORDS: readonly (readonly [word: string, meaning: string])[] = [
   ['stale', 'disconnected: the countdown stopped when it was lost'],
   ['(from host:pid)', 'another daemon sharing the store made this change'],
   ['probe (log)', 'an attempt that tested a tripped target'],
+  ['↪ (sessions)', "the session's last request failed over to another target"],
 ];
 
 export function helpLines(width: number, keymap: readonly KeyBinding[] = KEYMAP): Line[] {
