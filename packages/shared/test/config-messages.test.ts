@@ -35,6 +35,7 @@ describe('plain words for every kind of zod issue', () => {
     ['too_big (below)', z.strictObject({ n: z.number().lt(5) }), { n: 5 }, 'n: must be less than 5'],
     ['too_big (list)', z.strictObject({ l: z.array(z.number()).max(1) }), { l: [1, 2] }, 'l: may hold at most 1 entry'],
     ['invalid_value (enum)', z.strictObject({ e: z.enum(['a', 'b', 'c']) }), { e: 'd' }, 'e: expected one of "a", "b", "c", got "d"'],
+    ['invalid_value (enum, missing)', z.strictObject({ e: z.enum(['a', 'b', 'c']) }), {}, 'e: is required (one of a, b, c)'],
     ['invalid_value (literal)', z.strictObject({ e: z.literal(false) }), { e: true }, 'e: expected false, got true'],
     ['invalid_format (email)', z.strictObject({ s: z.email() }), { s: 'x' }, 's: expected an email address, got "x"'],
     [
@@ -77,6 +78,14 @@ describe('plain words for every kind of zod issue', () => {
       }),
       { p: { kind: 'explode' } },
       'p.kind: expected "ok" or "down", got "explode"',
+    ],
+    [
+      'invalid_union (discriminated, missing)',
+      z.strictObject({
+        p: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('ok') }), z.strictObject({ kind: z.literal('down') })]),
+      }),
+      { p: {} },
+      'p.kind: is required (one of ok, down)',
     ],
     ['custom (refine without words)', z.strictObject({ s: z.string().refine((v) => v === 'x') }), { s: 'y' }, 's: is not valid here'],
   ])('%s', (_code, schema, value, expected) => {
