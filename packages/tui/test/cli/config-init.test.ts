@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { configSchema } from '@routeplane/shared';
+import { configSchema, loadConfig } from '@routeplane/shared';
 import { isolatedEnv, requireBuiltCli, runCli, tempHomeFor } from '../../../daemon/test/helpers/cli-process.js';
 
 beforeAll(requireBuiltCli);
@@ -41,6 +41,16 @@ describe.concurrent('routeplane config init', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`  routeplane config check --config ${join(dir, 'conf', 'rp.yaml')}\n`);
     expect(readFileSync(join(dir, 'conf', 'rp.yaml'), 'utf8')).toBe(TEMPLATE);
+  });
+
+  it('keeps breakers across restarts in breakers.json next to the file it wrote', async (test) => {
+    const dir = tempHomeFor(test).dir;
+    const result = await runCli(['config', 'init', '--path', 'conf/rp.yaml'], isolatedEnv(dir), dir);
+    expect(result.code).toBe(0);
+    expect((parse(TEMPLATE) as { influence: { state_file: unknown } }).influence.state_file).toBe('breakers.json');
+    // read from elsewhere, as serve started in another directory reads it
+    const loaded = loadConfig(join(dir, 'conf', 'rp.yaml'), KEY_VARIABLES, '/');
+    expect(loaded.ok && loaded.config.influence).toMatchObject({ enabled: true, state_file: join(dir, 'conf', 'breakers.json') });
   });
 
   it('refuses to overwrite an existing file and leaves it as it was (exit 1)', async (test) => {
