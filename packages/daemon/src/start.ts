@@ -1,5 +1,13 @@
 import type { Server, ServerResponse } from 'node:http';
-import { defaultDecisionLogPath, defaultSocketPath, isLoopback, type Config, type Env } from '@routeplane/shared';
+import {
+  defaultDecisionLogPath,
+  defaultSocketPath,
+  environmentWith,
+  formatIssue,
+  isLoopback,
+  type Config,
+  type Env,
+} from '@routeplane/shared';
 import { systemClock, type Clock } from './breaker/types.js';
 import type { DaemonContext } from './context.js';
 import { buildContext } from './build-context.js';
@@ -15,6 +23,11 @@ import type { DaemonLog } from './log.js';
 export interface StartOptions {
   /** where `api_key_env` / `auth_token_env` are read (default process.env) */
   env?: Env;
+  /**
+   * A file of `NAME=value` lines read over `env` at start and again by every
+   * reload, so a key added there reaches the daemon without a restart
+   */
+  envFile?: string | null;
   clock?: Clock;
   /** overrides `server.listen` (tests pass 127.0.0.1:0) */
   listen?: string;
@@ -42,7 +55,11 @@ export interface RunningDaemon {
 }
 
 export async function startDaemon(config: Config, opts: StartOptions = {}): Promise<RunningDaemon> {
-  const env = opts.env ?? process.env;
+  const baseEnv = opts.env ?? process.env;
+  const envFile = opts.envFile ?? null;
+  const environment = environmentWith(baseEnv, envFile);
+  if (!environment.ok) throw new Error(formatIssue(environment.issue));
+  const env = environment.env;
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? (() => {});
 
@@ -54,6 +71,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     env,
     clock,
     configPath: opts.configPath ?? null,
+    reloadEnv: { base: baseEnv, file: envFile },
     wake: () => timers?.reschedule(),
     log,
     daemonId: opts.daemonId,

@@ -11,16 +11,21 @@ export function envCheck(config: ConfigView, env: Env): RawIssue[] {
   const unset = (name: string | null | undefined): name is string => typeof name === 'string' && !env[name];
   config.seats?.forEach((seat, i) => {
     if (unset(seat?.api_key_env)) {
-      issues.push({ path: ['seats', i, 'api_key_env'], message: `environment variable ${seat.api_key_env} is not set` });
+      issues.push(unsetIssue(['seats', i, 'api_key_env'], seat.api_key_env));
     }
   });
   const tokenEnv = config.server?.auth_token_env;
-  if (unset(tokenEnv)) issues.push({ path: ['server', 'auth_token_env'], message: `environment variable ${tokenEnv} is not set` });
+  if (unset(tokenEnv)) issues.push(unsetIssue(['server', 'auth_token_env'], tokenEnv));
   issues.push(...agentTokens(config, env));
   return issues;
 }
 
-/** spec/policy.md "Agents": each token_env must be set, and no two agents may share a token. */
+/** `environment variable NAME is not set`, marked as such for the words a reload adds. */
+export function unsetIssue(path: PropertyKey[], name: string): RawIssue {
+  return { path, message: `environment variable ${name} is not set`, unsetVariable: name };
+}
+
+/** Each agent's token_env must be set, and no two agents may share a token. */
 function agentTokens(config: ConfigView, env: Env): RawIssue[] {
   const issues: RawIssue[] = [];
   const holderOf = new Map<string, string>();
@@ -33,7 +38,7 @@ function agentTokens(config: ConfigView, env: Env): RawIssue[] {
     const path = ['server', 'agents', i, 'token_env'];
     const token = env[name];
     if (!token) {
-      issues.push({ path, message: `environment variable ${name} is not set` });
+      issues.push(unsetIssue(path, name));
       return;
     }
     const holder = holderOf.get(token);

@@ -1,4 +1,5 @@
 import type { Env } from './env.js';
+import { unsetIssue } from './env-checks.js';
 import { readRedisUrl } from './redis-url.js';
 import type { Config } from './schema.js';
 import type { RawIssue } from './yaml-document.js';
@@ -26,5 +27,5 @@ export function sharedChecks(config: Config): RawIssue[] {
 export function sharedEnvChecks(config: Config, env: Env): RawIssue[] {
   const name = config.influence.shared?.password_env ?? null;
   if (name === null || env[name]) return [];
-  return [{ path: ['influence', 'shared', 'password_env'], message: `environment variable ${name} is not set` }];
+  return [unsetIssue(['influence', 'shared', 'password_env'], name)];
 }

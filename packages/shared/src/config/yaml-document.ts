@@ -14,12 +14,15 @@ export interface ConfigIssue {
   path: string;
   message: string;
   line?: number;
+  /** the environment variable this problem is about, when it is one the config names that is not set */
+  unsetVariable?: string;
 }
 
 /** A problem found after the schema: a path into the document and what is wrong there. */
 export interface RawIssue {
   path: PropertyKey[];
   message: string;
+  unsetVariable?: string;
 }
 
 export type LineFor = (path: PropertyKey[]) => number | undefined;
@@ -108,7 +111,13 @@ export function validateWithSchema<S extends z.ZodType>(
 }
 
 export function locateIssues(issues: RawIssue[], file: string, lineFor: LineFor = () => undefined): ConfigIssue[] {
-  return issues.map((i) => ({ file, path: dottedPath(i.path), message: i.message, line: lineFor(i.path) }));
+  return issues.map((i) => ({
+    file,
+    path: dottedPath(i.path),
+    message: i.message,
+    line: lineFor(i.path),
+    ...(i.unsetVariable === undefined ? {} : { unsetVariable: i.unsetVariable }),
+  }));
 }
 
 /** `['seats', 0, 'id']` → `seats[0].id` */
