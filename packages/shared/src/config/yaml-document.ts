@@ -1,8 +1,7 @@
 import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, type Document, type ErrorCode } from 'yaml';
 import type { z } from 'zod';
-import { closestWord } from './closest-word.js';
 import { plainWords } from './plain-words.js';
-import { knownKeysAt } from './schema-walk.js';
+import { unknownKeyMessage } from './unknown-key.js';
 import { YAML_ERROR_WORDS, yamlErrorWords } from './yaml-error-words.js';
 
 export { YAML_ERROR_WORDS } from './yaml-error-words.js';
@@ -96,12 +95,9 @@ export function validateWithSchema<S extends z.ZodType>(
   const issues: ConfigIssue[] = [];
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      const known = knownKeysAt(schema, issue.path);
       for (const key of issue.keys) {
         const path = [...issue.path, key];
-        const meant = closestWord(key, known);
-        const message = meant === null ? 'unknown key' : `unknown key (did you mean ${meant}?)`;
-        issues.push({ file, path: dottedPath(path), message, line: lineFor(path) });
+        issues.push({ file, path: dottedPath(path), message: unknownKeyMessage(schema, issue.path, key), line: lineFor(path) });
       }
       continue;
     }
