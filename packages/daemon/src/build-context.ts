@@ -26,7 +26,7 @@ export interface ContextOptions {
   wake?: () => void;
   /** the daemon's own log lines: reloads say what they did, the state file when it set a file aside, the shared store when it is degraded */
   log?: DaemonLog;
-  /** default `hostname:pid` (spec/shared-state.md) */
+  /** default `hostname:pid` */
   daemonId?: string;
   /** `loadRedisStore(config)`: only a daemon with `influence.shared` loads the Redis client */
   redisStore?: RedisStoreClass | null;

@@ -97,7 +97,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   const host = listen.slice(0, sep).replace(/^\[|\]$/g, '');
   const port = Number(listen.slice(sep + 1));
   let control: ControlServer | null = null;
-  // Readiness (spec/protocol-v2.md): the control socket is bound before the HTTP port opens,
+  // Readiness: the control socket is bound before the HTTP port opens,
   // so whoever sees /healthz answer can talk to the socket at once; a command that arrives
   // in between is answered once the port is open (hello then carries the bound URL).
   let httpOpen!: () => void;

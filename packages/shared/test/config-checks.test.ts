@@ -105,7 +105,7 @@ influence: { enabled: true }
   });
 });
 
-describe('agents (spec/policy.md), read from whatever schema has them', () => {
+describe('agents, read from whatever schema has them', () => {
   const base: ConfigView = {
     server: { listen: '127.0.0.1:4141', auth_token_env: null },
     seats: [{ id: 'a', api_key_env: 'KEY_A' }],

@@ -209,7 +209,7 @@ export class ProxyHandler {
     facts.usage = result.usage;
   }
 
-  /** The request's base order (spec/policy.md "Balance"); the breaker reorders it. */
+  /** The request's base order; the breaker reorders it. */
   private baseOrder(route: PreparedRoute, chain: FamilyChain, sessionKey: string | null): readonly PlanEntry[] {
     switch (route.balance) {
       case 'ordered':

@@ -26,7 +26,7 @@ export class TrafficCounts {
   /** `key` of a breaker whose probe this daemon claimed → its seat and model labels */
   private readonly claimed = new Map<string, { seat: string; model: string }>();
 
-  /** `origin`: this daemon's id — counters are its own, not the team's (spec/shared-state.md) */
+  /** `origin`: this daemon's id — counters are its own, not the team's */
   constructor(private readonly origin: string) {}
 
   decision(d: DecisionEvent): void {

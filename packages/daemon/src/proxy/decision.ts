@@ -1,7 +1,7 @@
 import type { Attempt, Balance, DecisionChainEntry, Family, Lane, Usage } from '@routeplane/shared';
 import type { EventBus } from '../events/bus.js';
 
-/** Everything one proxied request's decision event says (spec "Control socket" → decision). */
+/** Everything one proxied request's decision event says. */
 export interface DecisionFacts {
   requestId: string;
   route: string | null;

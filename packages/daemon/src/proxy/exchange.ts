@@ -16,6 +16,6 @@ export interface Exchange {
   /** whether the agent is still there; cancels the attempt in flight when it hangs up */
   readonly agent: AgentLink;
   readonly res: ServerResponse;
-  /** the `x-routeplane-decision` value, once the chain is ordered (spec/policy.md) */
+  /** the `x-routeplane-decision` value, once the chain is ordered */
   decisionHeader: string | null;
 }

@@ -2,8 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ResolvedSeat } from '../credentials.js';
 
 /**
- * Which headers cross the proxy, in both directions (spec "Precise answers"
- * → Headers, Upstream response headers).
+ * Which headers cross the proxy, in both directions: the agent's own ones
+ * but its credentials and the hop-by-hop ones; the upstream's but the
+ * hop-by-hop ones and `set-cookie`.
  */
 
 export type HeaderMap = Record<string, string | string[]>;

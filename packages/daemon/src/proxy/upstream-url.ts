@@ -1,6 +1,6 @@
 /**
  * Where a target's requests go: the seat's `base_url` joined with the inbound
- * path (spec "Precise answers" → Upstream URL). Split once per seat at start so
+ * path. Split once per seat at start so
  * the hot path only concatenates strings.
  */
 export interface UpstreamBase {

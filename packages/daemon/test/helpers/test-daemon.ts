@@ -30,14 +30,14 @@ export interface TestSeat {
   /** a fake upstream, or any base_url (e.g. `${up.url}/v1`, or a closed port) */
   upstream: FakeUpstream | string;
   headers?: Record<string, string>;
-  /** spec/lanes.md "Reserve" */
+  /** the last slice of the seat's usage window kept for foreground work */
   reserve_pct?: number;
 }
 
 /** A route as a config file writes it: `balance`, `retry`, `lane`, and chain entries' `weight` and `cost_per_mtok` included. */
 export type TestRoute = NonNullable<ConfigInput['routes']>[number];
 
-/** An agent identity (spec/policy.md "Agents"); its token is set through a `token_env` the helper picks. */
+/** An agent identity; its token is set through a `token_env` the helper picks. */
 export interface TestAgent {
   id: string;
   token: string;
@@ -49,7 +49,7 @@ export interface TestAgent {
 export interface TestDaemonOptions {
   seats: TestSeat[];
   routes: TestRoute[];
-  /** top-level `aliases` (spec/policy.md "Aliases") */
+  /** top-level `aliases` */
   aliases?: Record<string, string>;
   influence?: NonNullable<ConfigInput['influence']>;
   timeouts?: NonNullable<ConfigInput['timeouts']>;

@@ -5,7 +5,7 @@ import type { Config } from './schema.js';
 import type { RawIssue } from './yaml-document.js';
 
 /**
- * Cross-checks of `influence.shared` (spec/shared-state.md) that one key's
+ * Cross-checks of `influence.shared` that one key's
  * schema cannot see. No message ever repeats the URL or a password.
  */
 export function sharedChecks(config: Config): RawIssue[] {

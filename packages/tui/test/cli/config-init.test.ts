@@ -72,7 +72,7 @@ describe.concurrent('routeplane config init', () => {
     await runCli(['config', 'init', '--path', file], isolatedEnv(dir), dir);
     expect(existsSync(file)).toBe(true);
     const result = await runCli(['config', 'check', '--config', file], isolatedEnv(dir, KEY_VARIABLES), dir);
-    // `aliases` (spec/policy.md) is a v2 key: until the schema has it, it is the one thing refused
+    // `aliases` is a v2 key: until the schema has it, it is the one thing refused
     if ('aliases' in configSchema.shape) {
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(result.stdout).toBe(`✓ ${file}: valid — 4 seats, 3 routes, influence on\n`);
