@@ -24,8 +24,8 @@ describe.concurrent('routeplane config init', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(
       `wrote ${written}\n` +
-        'next: export the key variables it names (ANTHROPIC_KEY_WORK, ANTHROPIC_KEY_PERSONAL, OPENAI_API_KEY, OPENROUTER_KEY), edit the seats and routes to yours, then\n' +
-        '  routeplane config check\n',
+        'next: edit the seats and routes to yours, put the keys they name (ANTHROPIC_KEY_WORK, ANTHROPIC_KEY_PERSONAL, OPENAI_API_KEY, OPENROUTER_KEY) in a file of NAME=value lines, then\n' +
+        '  routeplane config check --env-file FILE\n',
     );
     expect(readFileSync(written, 'utf8')).toBe(TEMPLATE);
     expect(TEMPLATE).toMatch(/^# /m); // commented
@@ -39,7 +39,7 @@ describe.concurrent('routeplane config init', () => {
     const dir = tempHomeFor(test).dir;
     const result = await runCli(['config', 'init', '--path', 'conf/rp.yaml'], isolatedEnv(dir), dir);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`  routeplane config check --config ${join(dir, 'conf', 'rp.yaml')}\n`);
+    expect(result.stdout).toContain(`  routeplane config check --config ${join(dir, 'conf', 'rp.yaml')} --env-file FILE\n`);
     expect(readFileSync(join(dir, 'conf', 'rp.yaml'), 'utf8')).toBe(TEMPLATE);
   });
 
