@@ -668,7 +668,7 @@ async function eventsOnly(upstream, scriptFor) {
 }
 
 /**
- * The shared-state figures (spec/shared-state.md): convergence and the outage on three daemons
+ * The shared-state figures: convergence and the outage on three daemons
  * over one Redis, then the success path of a daemon with the Redis store beside one with the
  * memory store, in ABBA rounds of the same cell (c=16, 2 KB JSON).
  */

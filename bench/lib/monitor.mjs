@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { CORE, pin } from './processes.mjs';
 
 /**
- * What makes a recording protocol v2 (spec/protocol-v2.md): `hello` says
+ * What makes a recording protocol v2: `hello` says
  * protocol 2, the snapshot carries `seq`, `breakers[]`, `store` and each
  * seat's `usage`. `top` reads nothing else: a v1 recording would measure a
  * monitor that no longer exists.

@@ -1,4 +1,4 @@
-// The shared-state figures (spec/shared-state.md): three daemons on one Redis.
+// The shared-state figures: three daemons on one Redis.
 //  - convergence: a 402 on daemon A, the time until B and C order that seat last
 //    (their breaker event, as a subscriber on their control sockets receives it,
 //    minus A's own), p50/p99 over N trips; each trip is reset before the next;

@@ -5,7 +5,7 @@ import { ReloadableInfluence } from './breaker/reloadable.js';
 import { agentTokenCheck, resolveSeats } from './credentials.js';
 import type { DaemonMetrics } from './metrics/daemon-metrics.js';
 import { createMetrics } from './metrics/registry.js';
-import { reloadConfig } from './reload.js';
+import { reloadConfig, type ReloadEnv } from './reload.js';
 import type { Clock } from './breaker/types.js';
 import type { DaemonContext } from './context.js';
 import { EventBus } from './events/bus.js';
@@ -16,14 +16,17 @@ import { chooseStore, type RedisStoreClass } from './store/choose-store.js';
 import { defaultDaemonId } from './store/daemon-id.js';
 
 export interface ContextOptions {
+  /** the variables the config names, as the daemon starts */
   env: Env;
+  /** where a reload reads them again: the process's environment as it started, and the env file anew (default: `env` alone) */
+  reloadEnv?: ReloadEnv;
   clock: Clock;
   configPath: string | null;
   /** the engine's next due time moved without an event: the daemon's timer must look again */
   wake?: () => void;
   /** the daemon's own log lines: reloads say what they did, the state file when it set a file aside, the shared store when it is degraded */
   log?: DaemonLog;
-  /** default `hostname:pid` (spec/shared-state.md) */
+  /** default `hostname:pid` */
   daemonId?: string;
   /** `loadRedisStore(config)`: only a daemon with `influence.shared` loads the Redis client */
   redisStore?: RedisStoreClass | null;
@@ -80,7 +83,7 @@ export function buildContext(config: Config, opts: ContextOptions): DaemonContex
     restored: 0,
     usage: new UsageBook(bus, () => clock.now()),
     recent: new RecentDecisions(bus),
-    reload: () => reloadConfig(context, influence, env, opts.log ?? (() => {})),
+    reload: () => reloadConfig(context, influence, opts.reloadEnv ?? { base: env, file: null }, opts.log ?? (() => {})),
     metrics: undefined as unknown as DaemonMetrics,
   };
   context.metrics = createMetrics(context);

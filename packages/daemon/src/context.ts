@@ -28,19 +28,19 @@ export interface DaemonContext {
   httpUrl: string;
   /** every secret value, for last-line-of-defence redaction in logs (a reload only ever adds to it) */
   secrets: readonly string[];
-  /** `hostname:pid` (spec/shared-state.md) */
+  /** `hostname:pid` */
   readonly daemonId: string;
   readonly store: BreakerStore;
   /** the config file this daemon was started with, when it came from one */
   readonly configPath: string | null;
   /** breakers restored from `influence.state_file` at start */
   restored: number;
-  /** each seat's last usage windows (spec/signals.md "Usage windows") */
+  /** each seat's last usage windows */
   readonly usage: UsageBook;
   readonly recent: RecentDecisions;
   /** what `/metrics` exposes (set right after the context is built: it reads the context) */
   metrics: DaemonMetrics;
-  /** re-reads the config file (spec/lanes.md "Live reload") */
+  /** re-reads the config file */
   reload(): ReloadOutcome;
 }
 

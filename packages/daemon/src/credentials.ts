@@ -49,7 +49,7 @@ export function agentTokenCheck(config: Config, env: Env): { check: TokenCheck |
 }
 
 /**
- * Every agent token (spec/policy.md "Agents"): `server.agents`, and
+ * Every agent token: `server.agents`, and
  * `server.auth_token_env` as one more agent, `default`, with no limits.
  */
 function agentTokens(config: Config, env: Env): Array<{ token: string; agent: AgentIdentity }> {

@@ -1,12 +1,18 @@
-import { type Config, type Env, formatIssue, loadConfig } from '@routeplane/shared';
+import { type Config, type Env, environmentWith, formatIssue, loadConfig, unsetVariableHint } from '@routeplane/shared';
 import type { ReloadableInfluence } from './breaker/reloadable.js';
 import { agentTokenCheck, resolveSeats } from './credentials.js';
 import type { DaemonContext, ReloadOutcome } from './context.js';
 import type { DaemonLog } from './log.js';
 import { buildRouting } from './proxy/routing.js';
 
+/** The variables a reload reads: the process's environment (fixed at start) and, read again, the env file. */
+export interface ReloadEnv {
+  base: Env;
+  file: string | null;
+}
+
 /**
- * Live reload (spec/lanes.md): SIGHUP, the control `reload` command and
+ * Live reload: SIGHUP, the control `reload` command and
  * `routeplane reload` re-read the config file the daemon started with. A
  * valid config takes effect for requests that start after it (in-flight
  * ones finish on their chain); an invalid one is refused whole and the
@@ -15,16 +21,25 @@ import { buildRouting } from './proxy/routing.js';
  * file, the shared store) can't change without a restart; nor can influence
  * be switched on or off while a shared store is set. (A state file follows
  * the switch: the store is handed each new engine, see ReloadableInfluence.)
+ * The variables the config names are read again from the env file, when
+ * the daemon has one; the rest of its environment is what it started with.
  */
-export function reloadConfig(ctx: DaemonContext, influence: ReloadableInfluence, env: Env, log: DaemonLog): ReloadOutcome {
+export function reloadConfig(ctx: DaemonContext, influence: ReloadableInfluence, source: ReloadEnv, log: DaemonLog): ReloadOutcome {
   const refuse = (errors: string[]): ReloadOutcome => {
     for (const line of errors) log(`reload refused: ${line}`, 'error');
     ctx.bus.emit({ type: 'reload', ok: false, errors });
     return { ok: false, error: { code: 'bad_config', message: errors.join('\n') } };
   };
   if (ctx.configPath === null) return refuse(['this daemon was not started from a config file: nothing to re-read']);
+  const environment = environmentWith(source.base, source.file);
+  if (!environment.ok) return refuse([formatIssue(environment.issue)]);
+  const env = environment.env;
   const loaded = loadConfig(ctx.configPath, env);
-  if (!loaded.ok) return refuse(loaded.issues.map(formatIssue));
+  if (!loaded.ok) {
+    const lines = loaded.issues.map(formatIssue);
+    if (loaded.issues.some((issue) => issue.unsetVariable !== undefined)) lines.push(unsetVariableHint(source.file));
+    return refuse(lines);
+  }
   const next = loaded.config;
   const fixed = fixedKeyChanges(ctx.config, next).map((key) => `${loaded.file}: ${key}: can't change without a restart`);
   if (fixed.length > 0) return refuse(fixed);

@@ -1,5 +1,13 @@
 import type { Server, ServerResponse } from 'node:http';
-import { defaultDecisionLogPath, defaultSocketPath, isLoopback, type Config, type Env } from '@routeplane/shared';
+import {
+  defaultDecisionLogPath,
+  defaultSocketPath,
+  environmentWith,
+  formatIssue,
+  isLoopback,
+  type Config,
+  type Env,
+} from '@routeplane/shared';
 import { systemClock, type Clock } from './breaker/types.js';
 import type { DaemonContext } from './context.js';
 import { buildContext } from './build-context.js';
@@ -16,6 +24,11 @@ import type { DaemonLog } from './log.js';
 export interface StartOptions {
   /** where `api_key_env` / `auth_token_env` are read (default process.env) */
   env?: Env;
+  /**
+   * A file of `NAME=value` lines read over `env` at start and again by every
+   * reload, so a key added there reaches the daemon without a restart
+   */
+  envFile?: string | null;
   clock?: Clock;
   /** overrides `server.listen` (tests pass 127.0.0.1:0) */
   listen?: string;
@@ -43,7 +56,11 @@ export interface RunningDaemon {
 }
 
 export async function startDaemon(config: Config, opts: StartOptions = {}): Promise<RunningDaemon> {
-  const env = opts.env ?? process.env;
+  const baseEnv = opts.env ?? process.env;
+  const envFile = opts.envFile ?? null;
+  const environment = environmentWith(baseEnv, envFile);
+  if (!environment.ok) throw new Error(formatIssue(environment.issue));
+  const env = environment.env;
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? (() => {});
 
@@ -55,6 +72,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
     env,
     clock,
     configPath: opts.configPath ?? null,
+    reloadEnv: { base: baseEnv, file: envFile },
     wake: () => timers?.reschedule(),
     log,
     daemonId: opts.daemonId,
@@ -83,7 +101,7 @@ export async function startDaemon(config: Config, opts: StartOptions = {}): Prom
   const host = listen.slice(0, sep).replace(/^\[|\]$/g, '');
   const port = Number(listen.slice(sep + 1));
   let control: ControlServer | null = null;
-  // Readiness (spec/protocol-v2.md): the control socket is bound before the HTTP port opens,
+  // Readiness: the control socket is bound before the HTTP port opens,
   // so whoever sees /healthz answer can talk to the socket at once; a command that arrives
   // in between is answered once the port is open (hello then carries the bound URL).
   let httpOpen!: () => void;

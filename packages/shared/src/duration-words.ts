@@ -3,7 +3,7 @@
  * countdowns, `status`, `logs`, the `x-routeplane-decision` header, `why`:
  * `41s`, `3m05s`, `1h01m`, `2d03h`. Countdowns round up (a countdown shows
  * `1s` until its deadline has really passed); the decision header rounds
- * down, as spec/policy.md writes it.
+ * down (`quota, 2h14m` while 2h14m59s are left).
  */
 export function formatDuration(ms: number, rounding: 'up' | 'down' = 'up'): string {
   const seconds = Number.isFinite(ms) ? Math.max(0, rounding === 'up' ? Math.ceil(ms / 1000) : Math.floor(ms / 1000)) : 0;

@@ -28,7 +28,7 @@ export interface DecisionChainEntry {
   state: ChainEntryState;
   /** null when healthy; the primary reason otherwise. */
   reason: ChainEntryReason | null;
-  /** the agent pinned this entry (spec/policy.md "Pins") */
+  /** the agent pinned this entry */
   pinned: boolean;
   /** ms until probe-ready or the deadline, when tripped; null otherwise */
   left_ms: number | null;
@@ -36,7 +36,7 @@ export interface DecisionChainEntry {
 
 export type AttemptOutcome = 'ok' | 'http_402' | 'http_429' | 'http_5xx' | 'http_4xx' | 'timeout' | 'network' | 'aborted' | 'stream_error';
 
-/** What one upstream answer is evidence of (spec/signals.md "Evidence classes"). */
+/** What one upstream answer is evidence of. */
 export type EvidenceClass = 'ok' | 'credit' | 'quota' | 'rate_limit' | 'model_error' | 'key_rejected' | 'request' | 'none';
 
 export interface Attempt {
@@ -49,11 +49,11 @@ export interface Attempt {
   /** null when the agent hung up: that says nothing about the upstream */
   evidence: EvidenceClass | null;
   signal: Signal | null;
-  /** 0 for a first attempt on a target, n for its n-th retry (spec/policy.md) */
+  /** 0 for a first attempt on a target, n for its n-th retry */
   retry: number;
 }
 
-/** Token usage the upstream reported for the request (spec/cli-daemon.md). */
+/** Token usage the upstream reported for the request. */
 export interface Usage {
   input_tokens: number | null;
   output_tokens: number | null;
@@ -83,13 +83,13 @@ export interface DecisionEvent extends EventBase {
   fail_open: boolean;
   /** what the agent sent as `model`, before aliases and pins */
   requested: string | null;
-  /** the agent's id (spec/policy.md "Agents"), null without agents */
+  /** the agent's id, null without agents */
   agent: string | null;
   lane: Lane;
   /** first 12 hex digits of SHA-256 of the session key, or null — never the key */
   session: string | null;
   balance: Balance;
-  /** a background request answered 503 with no attempt (spec/lanes.md) */
+  /** a background request answered 503 with no attempt */
   skipped: boolean;
   usage: Usage | null;
   /** what it cost in the config's currency, from `usage` and the serving target's price; null without a price */
@@ -106,7 +106,7 @@ export type BreakerAction =
   | 'probe_failed'
   | 'cleared'
   | 'reset'
-  /** refused_count changed (coalesced, spec/protocol-v2.md) */
+  /** refused_count changed (coalesced: at most one such event per breaker in a short window) */
   | 'refused'
   /** skipped_count changed (coalesced) */
   | 'skipped';
@@ -132,11 +132,11 @@ export interface BreakerEvent extends EventBase {
   breaker: Breaker | null;
   /** what caused a trip, an extension or a failed probe */
   signal: Signal | null;
-  /** the daemon that made the change (`hostname:pid`, spec/shared-state.md) */
+  /** the daemon that made the change (`hostname:pid`) */
   origin: string;
 }
 
-/** A reload was tried (spec/lanes.md "Live reload"). */
+/** A reload was tried. */
 export interface ReloadEvent extends EventBase {
   type: 'reload';
   ok: boolean;
@@ -144,14 +144,14 @@ export interface ReloadEvent extends EventBase {
   errors: string[];
 }
 
-/** The breaker store changed state (spec/shared-state.md). */
+/** The breaker store changed state. */
 export interface StoreEvent extends EventBase {
   type: 'store';
   store: StoreInfo;
 }
 
 /**
- * A seat's usage windows changed (spec/signals.md "Usage windows"): the whole
+ * A seat's usage windows changed: the whole
  * `SeatUsage` after the change, at most once per seat per second (the first
  * change at once, later ones at the second's end), so a monitor follows the
  * gauges without asking for snapshots.

@@ -5,6 +5,7 @@ export * from './config/policy-checks.js';
 export * from './config/seat-auth.js';
 export * from './config/shared-checks.js';
 export * from './config/redis-url.js';
+export * from './config/env-file.js';
 export * from './breaker/breaker.js';
 export * from './breaker/coverage.js';
 export * from './breaker/command-scope.js';

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Env } from './config/env.js';
 
-/** Where the control socket lives when the config names none (spec "Configuration"). */
+/** Where the control socket lives when the config names none. */
 export function defaultSocketPath(env: Env = process.env): string {
   const runtime = env.XDG_RUNTIME_DIR;
   return runtime ? join(runtime, 'routeplane', 'control.sock') : join(env.HOME || homedir(), '.routeplane', 'control.sock');

@@ -34,7 +34,7 @@ export const controlRequestSchema = z.discriminatedUnion('cmd', [
     seat: z.string().min(1),
     model: z.string().min(1).optional(),
   }),
-  // "the last ≤ 500 decisions" (spec/monitor-v2.md): a larger n gets what the ring holds, not an error; n < 1 asks for nothing sensible
+  // "the last ≤ 500 decisions": a larger n gets what the ring holds, not an error; n < 1 asks for nothing sensible
   z.strictObject({ id: requestId, cmd: z.literal('recent'), n: z.number().int().min(1).optional() }),
   z.strictObject({ id: requestId, cmd: z.literal('reload') }),
 ]);

@@ -1,7 +1,7 @@
 import type { Signal } from './breaker/breaker.js';
 
 /**
- * A signal as people read it (spec/signals.md "Provenance", spec/monitor-v2.md):
+ * A signal as people read it, in `logs`, `status`, `why` and `top`:
  * `429 insufficient_quota`, `400 credit balance is too low`,
  * `529 overloaded_error`, and for a held breaker
  * `quota until 14:00 (anthropic-ratelimit-unified-reset)`.
@@ -10,16 +10,29 @@ import type { Signal } from './breaker/breaker.js';
  * stable and the caller decides which zone people see.
  */
 
-/** Phrases worth more than a generic type (`invalid_request_error` says nothing about an empty balance). */
+/** Phrases that say what a message is about, shown when neither the code nor the type says it. */
 const TELLING_PHRASES: ReadonlyArray<readonly [needle: string, words: string]> = [
   ['credit balance is too low', 'credit balance is too low'],
   ['extra usage', 'extra usage required'],
   ['insufficient credits', 'insufficient credits'],
 ];
 
+/**
+ * Catch-all types and codes: a provider sends each of them for many causes
+ * (Anthropic's empty balance is a 400 `invalid_request_error`, its long-context
+ * refusal a 429 `rate_limit_error`), so a telling phrase of the message says
+ * more. Every other type or code names its cause (`billing_error`,
+ * `overloaded_error`, `insufficient_quota`) and is shown as it is.
+ */
+const GENERIC_WORDS: ReadonlySet<string> = new Set(['invalid_request_error', 'api_error', 'rate_limit_error', 'server_error', 'error']);
+
 const SHORT_MESSAGE = 48;
 
-/** `STATUS WORD`: the word is a telling phrase of the message, else the code (unless it only repeats a status), else the type, else the message cut short. */
+/**
+ * `STATUS WORD`, the word being the first of: a specific code, a specific
+ * type, a telling phrase of the message, a generic code or type, the message
+ * cut short. A code that is only digits repeats the status and is skipped.
+ */
 export function signalWords(signal: Signal): string {
   const word = signalWord(signal);
   if (signal.status === null) return word ?? 'no details';
@@ -27,12 +40,15 @@ export function signalWords(signal: Signal): string {
 }
 
 function signalWord(signal: Signal): string | null {
+  const code = signal.code !== null && !/^\d+$/.test(signal.code) ? signal.code : null;
+  const named = [code, signal.type].filter((word): word is string => word !== null);
+  const specific = named.find((word) => !GENERIC_WORDS.has(word));
+  if (specific !== undefined) return specific;
   const message = signal.message?.toLowerCase();
   if (message !== undefined) {
     for (const [needle, words] of TELLING_PHRASES) if (message.includes(needle)) return words;
   }
-  if (signal.code !== null && !/^\d+$/.test(signal.code)) return signal.code;
-  if (signal.type !== null) return signal.type;
+  if (named[0] !== undefined) return named[0];
   if (signal.message !== null)
     return signal.message.length <= SHORT_MESSAGE ? signal.message : `${signal.message.slice(0, SHORT_MESSAGE - 1)}…`;
   return null;

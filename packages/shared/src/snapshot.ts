@@ -5,14 +5,14 @@ import type { StoreInfo } from './store-info.js';
 import type { SeatUsage, UsageWindow } from './usage-window.js';
 import type { InfluenceConfig, SeatAuth } from './config/schema.js';
 
-/** Shapes of `snapshot`, `status` and `hello` results (spec "Precise answers", spec/protocol-v2.md). */
+/** Shapes of `snapshot`, `status` and `hello` results. */
 
 export interface SnapshotTarget {
   seat: string;
   model: string;
   /** position in the configured chain, from 0 */
   index: number;
-  /** spec/policy.md; 1 when not configured, 0 drains */
+  /** 1 when not configured; 0 drains the target */
   weight: number;
   state: TargetState;
   reasons: TripReason[];
@@ -52,9 +52,8 @@ export interface SnapshotModel {
 
 /**
  * The tokens the upstreams reported for a seat's answers since the daemon
- * started, summed over its models (spec/cli-daemon.md "Usage and identity in
- * decisions": `status`, `top` and `/metrics` sum it per seat; `/metrics` keeps
- * it per model too, as `routeplane_tokens_total`). Each count adds what the
+ * started, summed over its models (`status`, `top` and `/metrics` sum it per
+ * seat; `/metrics` keeps it per model too, as `routeplane_tokens_total`). Each count adds what the
  * answers that reported it said; an answer without usage adds nothing.
  * `cache_read` is as the provider counts it: Anthropic's is apart from
  * `input`, OpenAI's `cached_tokens` is part of it.

@@ -1,4 +1,4 @@
-/** Where breakers live (spec/shared-state.md). */
+/** Where breakers live. */
 export interface StoreInfo {
   kind: 'memory' | 'redis';
   state: 'ok' | 'degraded';

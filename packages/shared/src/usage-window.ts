@@ -1,4 +1,4 @@
-/** One usage window a provider reported (spec/signals.md "Usage windows"). */
+/** One usage window a provider reported. */
 export interface UsageWindow {
   name: string;
   /** a fraction, possibly above 1 */

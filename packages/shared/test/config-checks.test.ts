@@ -105,7 +105,7 @@ influence: { enabled: true }
   });
 });
 
-describe('agents (spec/policy.md), read from whatever schema has them', () => {
+describe('agents, read from whatever schema has them', () => {
   const base: ConfigView = {
     server: { listen: '127.0.0.1:4141', auth_token_env: null },
     seats: [{ id: 'a', api_key_env: 'KEY_A' }],
@@ -138,7 +138,7 @@ describe('agents (spec/policy.md), read from whatever schema has them', () => {
     const issues = envCheck(config, { KEY_A: 'k', T1: 'same-secret', T2: 'same-secret' });
     expect(issues).toEqual([
       { path: ['server', 'agents', 1, 'token_env'], message: 'T2 holds the same token as T1: tokens must differ' },
-      { path: ['server', 'agents', 2, 'token_env'], message: 'environment variable T3 is not set' },
+      { path: ['server', 'agents', 2, 'token_env'], message: 'environment variable T3 is not set', unsetVariable: 'T3' },
     ]);
     expect(JSON.stringify(issues)).not.toContain('same-secret');
   });

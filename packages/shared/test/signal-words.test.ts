@@ -20,6 +20,21 @@ describe('a signal in words', () => {
       }),
       '400 credit balance is too low',
     ],
+    [
+      'a specific type says more than a telling phrase',
+      signal({ status: 402, type: 'billing_error', message: 'Your credit balance is too low to access the Anthropic API.' }),
+      '402 billing_error',
+    ],
+    [
+      'a generic type and no telling phrase: the type',
+      signal({ status: 500, type: 'api_error', message: 'Internal server error' }),
+      '500 api_error',
+    ],
+    [
+      'a generic code beside a telling phrase: the phrase',
+      signal({ status: 400, type: 'error', code: 'invalid_request_error', message: 'Your credit balance is too low.' }),
+      '400 credit balance is too low',
+    ],
     ['Anthropic overload', signal({ status: 529, type: 'overloaded_error', message: 'Overloaded' }), '529 overloaded_error'],
     [
       'a code says more than the type',

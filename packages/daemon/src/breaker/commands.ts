@@ -45,9 +45,12 @@ function namedKeys(s: EngineState, seat: string | undefined, model: string | und
     return { ok: true, keys: held.map((b) => b.key), streaks };
   }
   const info = topology.seats.get(seat);
-  if (info === undefined) return { ok: false, code: 'unknown_seat', message: `unknown seat "${seat}"` };
+  if (info === undefined) {
+    return { ok: false, code: 'unknown_seat', message: `unknown seat "${seat}" (seats: ${[...topology.seats.keys()].join(', ')})` };
+  }
   if (model !== undefined && !topology.hasTarget(seat, model)) {
-    return { ok: false, code: 'unknown_target', message: `unknown target "${seat}/${model}"` };
+    const models = info.models.length === 0 ? 'no route uses it' : `its models: ${info.models.join(', ')}`;
+    return { ok: false, code: 'unknown_target', message: `unknown target "${seat}/${model}" (${models})` };
   }
   const keys = breakersNamedBy(held, info, model).map((b) => b.key);
   const streaks = (model === undefined ? info.models : [model]).flatMap((m) => {

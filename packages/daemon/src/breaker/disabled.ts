@@ -5,7 +5,7 @@ import type { Clock, Influence, Plan, PlannedTarget } from './types.js';
 const DISABLED = { ok: false, code: 'influence_disabled', message: 'routing influence is disabled (no breakers to reset)' } as const;
 const DISABLED_PROBE = { ok: false, code: 'influence_disabled', message: 'routing influence is disabled (no breakers to probe)' } as const;
 
-/** Influence off: no state, no hook — the base order, always (seed 000). */
+/** Influence off: no state, no hook — the base order, always. */
 export function disabledInfluence(topology: Topology, clock: Clock): Influence {
   const seatView: Snapshot['seats'] = [...topology.seats.values()].map((s) => ({
     id: s.id,

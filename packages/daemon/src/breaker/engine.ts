@@ -57,7 +57,7 @@ export function createInfluence(
 }
 
 /**
- * The routing-influence breaker (seed 000, spec/signals.md, spec/lanes.md):
+ * The routing-influence breaker:
  * only negative evidence reorders, a success or an expired deadline
  * restores. Pure — time comes from the clock, changes leave through
  * `onChange`. Its parts: planning and claims (planning.ts), evidence
@@ -142,7 +142,7 @@ export class InfluenceEngine implements Influence {
   }
 
   /**
-   * A reloaded config (spec/lanes.md "Live reload"): new limits and topology
+   * A reloaded config: new limits and topology
    * for requests that start from now on; breakers of seats and targets that
    * still exist are kept, those of removed ones end (a `reset` event, reason
    * "removed by reload").

@@ -3,8 +3,8 @@ import type { EngineState } from './engine-state.js';
 
 /**
  * Puts a breaker into the table as another source holds it — a restored
- * state file (spec/lanes.md) or another daemon's transition through a shared
- * store (spec/shared-state.md) — and announces it like any change (with that
+ * state file or another daemon's transition through a shared
+ * store — and announces it like any change (with that
  * source's `origin`). `null` ends the breaker. The engine's own rules made
  * the breaker elsewhere; here it is only taken in, so nothing is re-derived.
  */

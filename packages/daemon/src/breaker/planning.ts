@@ -7,7 +7,7 @@ import type { Claim, HeldBack, Plan, PlanEntry, PlannedTarget, PlanOptions } fro
  * A request's chain, fixed when it starts: each entry's state from the
  * shared rule, the breaker's ordering, and the probe claims of probe-ready
  * targets (one request per breaker). Background work gets healthy targets
- * only, never a probe, never fail-open (spec/lanes.md).
+ * only, never a probe, never fail-open.
  */
 
 const NO_CLAIMS: readonly Claim[] = Object.freeze([]);

@@ -11,8 +11,8 @@ const NOTHING_TRIPPED: Recorded = { tripped: false };
 const TRIPPED: Recorded = { tripped: true };
 
 /**
- * What one attempt's evidence does to the breakers (seed 000, spec/signals.md,
- * spec/lanes.md): only negative evidence trips, a success restores. Says
+ * What one attempt's evidence does to the breakers: only negative evidence
+ * trips, a success restores. Says
  * whether it tripped, re-tripped or extended a breaker that waits for a
  * probe on the target (a retry must not hammer what this answer just tripped).
  */
@@ -34,7 +34,7 @@ export function record(s: EngineState, p: Plan, target: PlannedTarget, evidence:
       for (const c of claims) releaseClaim(s, c, 'probe gave no verdict');
       return NOTHING_TRIPPED;
     case 'key_rejected':
-      // the seed's reading: an auth demand is not evidence (fail over, change nothing)
+      // the original rule: an auth demand is not evidence (fail over, change nothing)
       if (!s.limits.tripOnRejectedKey) {
         for (const c of claims) releaseClaim(s, c, 'probe gave no verdict');
         return NOTHING_TRIPPED;
@@ -129,7 +129,7 @@ function recordFailure(s: EngineState, keys: TargetKeys, evidence: Failure, clai
   }
 }
 
-/** The seed's streak on the target, and the provider layer's across the upstream's seats; true when either tripped. */
+/** The error streak on the target, and the provider layer's across the upstream's seats; true when either tripped. */
 function recordModelError(s: EngineState, keys: TargetKeys, signal: Signal | null): boolean {
   const now = s.clock.now();
   const { tripThreshold } = s.limits;

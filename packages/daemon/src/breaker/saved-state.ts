@@ -4,8 +4,8 @@ import type { EngineState, Limits } from './engine-state.js';
 import type { Topology } from './topology.js';
 
 /**
- * The engine's state as `influence.state_file` keeps it (spec/lanes.md
- * "State that survives a restart"), and the rules that bring it back: what
+ * The engine's state as `influence.state_file` keeps it, and the rules that
+ * bring it back (README, "How the breaker decides"): what
  * is kept, what is dropped, and in which phase a kept breaker returns. Pure —
  * the file itself is read and written in state-file/.
  */

@@ -2,7 +2,7 @@ import type { Breaker, BreakerAction, StoreInfo } from '@routeplane/shared';
 
 /**
  * Where breakers are kept beyond this engine's own table: nowhere (memory,
- * the default) or a store several daemons share (spec/shared-state.md). The
+ * the default) or a store several daemons share. The
  * engine always routes from its local table; a store only hears of local
  * transitions, may refuse a probe claim another daemon holds, and feeds the
  * others' transitions back through `InfluenceEngine.applyRemote`. So the

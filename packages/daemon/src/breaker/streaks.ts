@@ -1,7 +1,6 @@
 /**
- * Consecutive model errors: per target (the seed's rule) and per provider
- * model (spec/lanes.md: the same model failing on one upstream, counted
- * across its seats). A failure more than `windowMs` after the previous one
+ * Consecutive model errors: per target and per provider model (the same
+ * model failing on one upstream, counted across its seats). A failure more than `windowMs` after the previous one
  * restarts the count; a success resets it.
  */
 export interface Streak {

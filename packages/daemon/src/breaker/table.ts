@@ -2,7 +2,7 @@ import { type Breaker, type BreakerAction, type Signal, v1Scope } from '@routepl
 import type { BreakerStore } from './store.js';
 import type { BreakerChange } from './types.js';
 
-/** A refused or skipped count is announced at most once per breaker in this window (spec/protocol-v2.md). */
+/** A refused or skipped count is announced at most once per breaker in this window. */
 export const COUNT_EVENT_WINDOW_MS = 250;
 
 /** One active breaker: its live state, which only the engine mutates, and what was last announced of it. */

@@ -43,7 +43,7 @@ export interface Claim {
   resolved: boolean;
 }
 
-/** Why background work could not be routed (spec/lanes.md). */
+/** Why background work could not be routed. */
 export interface HeldBack {
   readonly seat: string;
   readonly model: string;
@@ -99,8 +99,8 @@ export type ProbeOutcome = { ok: true; made_ready: number } | CommandRefusal;
 export interface Recorded {
   /**
    * It tripped, re-tripped (a failed probe) or extended a credit, quota, key
-   * or model-errors breaker covering the target: such a target is not retried
-   * (spec/policy.md "Retries"). A breaker that was already open and that this
+   * or model-errors breaker covering the target: such a target is not retried.
+   * A breaker that was already open and that this
    * answer left as it was does not count: a pinned or fail-open target keeps
    * its retries.
    */

@@ -5,7 +5,7 @@ export type ParsedLine = { ok: true; request: ControlRequest } | { ok: false; re
 /**
  * One control line → a valid request, or the error reply it deserves. Pure.
  * When the line is JSON with a usable `id`, the error carries that id so the
- * client can match it; otherwise `id: null` (spec "Control socket").
+ * client can match it; otherwise `id: null`.
  */
 export function parseRequestLine(line: string): ParsedLine {
   let raw: unknown;

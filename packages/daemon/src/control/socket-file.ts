@@ -5,7 +5,7 @@ import { dirname, join, relative, sep } from 'node:path';
 /**
  * Creates the socket's directory 0700 when it is missing. An existing
  * directory is left as it is: an explicit `control.socket` may live in a
- * shared place (spec: "created 0700 when missing"), and the socket's own
+ * shared place (only a missing one is created 0700), and the socket's own
  * 0600 mode is what keeps others out.
  */
 export async function ensureSocketDir(dir: string): Promise<void> {

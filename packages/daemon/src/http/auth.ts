@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { LaneName } from '@routeplane/shared';
 
-/** Who sent a request (spec/policy.md "Agents"): what it may reach and its default lane. */
+/** Who sent a request: what it may reach and its default lane. */
 export interface AgentIdentity {
   readonly id: string;
   /** non-empty: only these routes */

@@ -5,7 +5,7 @@ import type { DaemonMetrics } from './daemon-metrics.js';
 import { TrafficCounts, targetLabels } from './traffic.js';
 
 /**
- * `GET /metrics` (spec/cli-daemon.md): Prometheus text exposition from
+ * `GET /metrics`: Prometheus text exposition from
  * prom-client. Counters are kept as plain maps by `TrafficCounts` and copied
  * in when scraped; gauges are read from the engine's projections at scrape
  * time, so they match a `snapshot` taken at the same moment. Label values are

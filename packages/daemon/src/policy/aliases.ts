@@ -1,5 +1,5 @@
 /**
- * Which route a requested model name reaches (spec/policy.md "Aliases"): an
+ * Which route a requested model name reaches: an
  * exact route name wins, then an exact alias name, then the matching `*`
  * pattern with the most non-`*` characters (ties in the order written).
  * Aliases chain (each step resolved the same way); a cycle resolves back to

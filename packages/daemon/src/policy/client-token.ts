@@ -1,5 +1,5 @@
 /**
- * What the decision records as `client` (spec/cli-daemon.md): the product
+ * What the decision records as `client`: the product
  * token of the agent's `user-agent` (`claude-cli/2.1.197`, `codex_exec/0.169.0`,
  * `OpenAI/JS 6.49.0`), at most 60 characters, or null. The SDKs write their
  * product as two words (`OpenAI/JS 6.49.0`), so a version that follows a

@@ -1,7 +1,7 @@
 import { type DecisionChainEntry, formatDuration } from '@routeplane/shared';
 
 /**
- * The `x-routeplane-decision` value (spec/policy.md "Explained decisions"):
+ * The `x-routeplane-decision` value:
  * the chain as this request ordered it, one `SEAT/MODEL(STATE)` per entry,
  * joined by ` -> `, skipped entries after all the others. ASCII only, at most
  * 1024 bytes.

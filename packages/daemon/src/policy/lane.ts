@@ -1,7 +1,7 @@
 import type { Lane, LaneName } from '@routeplane/shared';
 
 /**
- * The request's lane (spec/lanes.md): header `x-routeplane-lane`, else the
+ * The request's lane: header `x-routeplane-lane`, else the
  * agent's lane, else the route's, else foreground. A header with any other
  * value is refused (400 naming the header), never guessed.
  */

@@ -1,13 +1,13 @@
 import type { PlanEntry } from '../breaker/types.js';
 
-/** α of the moving average (spec/policy.md "latency"). */
+/** α of the moving average. */
 const ALPHA = 0.2;
 
 /**
  * `balance: latency`: each target's exponentially weighted mean time to first
  * byte over its recent `ok` attempts, fastest first; targets without a sample
- * sort last in configured order. An opt-in exception to the seed's "no
- * latency scoring", kept per daemon (never shared).
+ * sort last in configured order. Opt-in: no other order scores latency.
+ * Kept per daemon (never shared).
  */
 export class LatencyTracker {
   private readonly means = new Map<string, number>();

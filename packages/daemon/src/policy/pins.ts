@@ -2,7 +2,7 @@ import type { Family } from '@routeplane/shared';
 import type { AliasResolver } from './aliases.js';
 
 /**
- * Pins (spec/policy.md "Pins"): an agent orders a target with header
+ * Pins: an agent orders a target with header
  * `x-routeplane-pin: SEAT` or `SEAT/MODEL`, or by asking for model
  * `SEAT/ROUTE` when no route or alias is named exactly that. A pin is an
  * explicit order: one that cannot be honoured is refused (400 naming the pin

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { compareExactScores } from './rendezvous-exact.js';
 
 /**
- * `balance: spread` (spec/policy.md "Balance"): the weighted rendezvous order
+ * `balance: spread`: the weighted rendezvous order
  * of a route's targets for a session key `k`. For each target `t`, written
  * `seat/model`: `h = SHA-256(k + "\n" + t)` over UTF-8, `N` = the first 8
  * bytes of `h` as an unsigned big-endian integer, `u = (N + 0.5) / 2^64`,

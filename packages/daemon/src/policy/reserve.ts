@@ -1,7 +1,7 @@
 import type { SeatUsage } from '@routeplane/shared';
 
 /**
- * A seat's reserve (spec/lanes.md "Reserve"): while any observed usage window
+ * A seat's reserve: while any observed usage window
  * has `utilization ≥ 1 − reserve_pct/100` and a reset in the future,
  * background work treats the seat as held back until that reset. Returns
  * that reset (the latest of the windows over the line), or null.

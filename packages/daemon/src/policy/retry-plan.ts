@@ -1,8 +1,8 @@
 import type { EvidenceClass, RetryConfig } from '@routeplane/shared';
 
 /**
- * Whether a failed attempt is retried on the same target, and after how long
- * (spec/policy.md "Retries within a target"). Pure: the forwarder asks after
+ * Whether a failed attempt is retried on the same target, and after how long.
+ * Pure: the forwarder asks after
  * every failed attempt that reached no byte of the agent, and waits
  * `waitMs` before the retry or moves on to the next target.
  */

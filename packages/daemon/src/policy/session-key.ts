@@ -3,7 +3,7 @@ import type { Family } from '@routeplane/shared';
 import { memberSpan, names, type Span } from '../proxy/top-level-scan.js';
 
 /**
- * The session key `balance: spread` hashes (spec/policy.md "Balance"), first
+ * The session key `balance: spread` hashes, first
  * present of: header `x-routeplane-session`; header `x-claude-code-session-id`;
  * the Anthropic body's `metadata.user_id` (the whole string); header
  * `session-id`, then `session_id` (Codex); the OpenAI body's

@@ -48,14 +48,14 @@ export interface AttemptDeps {
   readonly limits: ClassifyLimits;
   /** `extra_usage: avoid` without a stated reset holds the seat this long (influence.cooldown_secs) */
   readonly extraUsageCooldownMs: number;
-  /** every answer's headers, for the seat's usage windows (spec/signals.md) */
+  /** every answer's headers, for the seat's usage windows */
   readonly observe: (seat: string, headers: Record<string, string | string[] | undefined>, now: number, headMs: number) => void;
   /** time to the response head of an answer that was served (`balance: latency`) */
   readonly firstByte: (label: string, ms: number) => void;
 }
 
 /**
- * One attempt on one target (spec "Attempts and fail-over", spec/signals.md):
+ * One attempt on one target:
  * send it, classify the answer — by status, headers and error body, or by
  * the first chunk of a 2xx — record the evidence, and answer the agent
  * unless the request moves on.

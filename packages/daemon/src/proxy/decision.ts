@@ -11,7 +11,7 @@ import {
 import type { EventBus } from '../events/bus.js';
 import type { PreparedTarget } from './route-table.js';
 
-/** Everything one proxied request's decision event says (spec "Control socket" → decision). */
+/** Everything one proxied request's decision event says. */
 export interface DecisionFacts {
   requestId: string;
   route: string | null;

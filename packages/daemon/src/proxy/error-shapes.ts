@@ -1,8 +1,9 @@
 import type { Family } from '@routeplane/shared';
 
 /**
- * The errors the daemon itself answers, in each family's shape (spec
- * "Precise answers" → Error shapes). One table, so the status, the OpenAI
+ * The errors the daemon itself answers, in each family's shape (OpenAI
+ * `{error: {message, type, code}}`, Anthropic `{type: "error", error:
+ * {type, message}}`). One table, so the status, the OpenAI
  * `type`/`code` and the Anthropic `type` of a kind never drift apart.
  * Messages are built by callers from names only (routes, seats, models,
  * outcomes) — never from header or key values.

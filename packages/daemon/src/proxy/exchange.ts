@@ -20,7 +20,7 @@ export interface Exchange {
   readonly res: ServerResponse;
   /** the targets this request cannot be sent to (request-skips.ts): in the decision's chain, never tried */
   readonly skipped: readonly RequestSkip[];
-  /** the `x-routeplane-decision` value, once the chain is ordered (spec/policy.md) */
+  /** the `x-routeplane-decision` value, once the chain is ordered */
   decisionHeader: string | null;
   /** every secret an answer to this request must not echo: the daemon's, and the agent's own login once a login seat is tried */
   secrets: RequestSecrets | null;

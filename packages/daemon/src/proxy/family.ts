@@ -1,7 +1,7 @@
 import type { Family } from '@routeplane/shared';
 
 /**
- * The inbound path picks the protocol family (spec "HTTP API for agents").
+ * The inbound path picks the protocol family.
  * Query strings are ignored for matching: Claude Code posts `/v1/messages?beta=true`.
  */
 export function familyOfPath(url: string): Family {

@@ -47,10 +47,10 @@ export const AGENT_CLOSED = 499;
 type Failure = FailedAnswer & { kept: KeptError };
 
 /**
- * The attempt loop (spec "Attempts and fail-over", spec/policy.md "Retries"):
+ * The attempt loop:
  * walks the breaker's plan, one attempt per target plus the route's retries,
  * and answers the agent exactly once — when everything failed, with the
- * failed answer that says "retry soon" most truthfully (spec/signals.md).
+ * failed answer that says "retry soon" most truthfully.
  */
 export class Forwarder {
   private readonly attemptDeps: AttemptDeps;

@@ -3,8 +3,9 @@ import { mergeBeta } from './anthropic-beta.js';
 import type { SeatHeaders } from './seat-headers.js';
 
 /**
- * Which headers cross the proxy, in both directions (spec "Precise answers"
- * → Headers, Upstream response headers).
+ * Which headers cross the proxy, in both directions: the agent's own ones
+ * but its credentials and the hop-by-hop ones; the upstream's but the
+ * hop-by-hop ones and `set-cookie`.
  */
 
 export type HeaderMap = Record<string, string | string[]>;

@@ -6,7 +6,7 @@ import type { DecisionFacts } from './decision.js';
 import { errorBody, errorStatus } from './error-shapes.js';
 
 /**
- * Background work with nothing routable (spec/lanes.md): 503 at once, with no
+ * Background work with nothing routable: 503 at once, with no
  * upstream attempt, `Retry-After` until the earliest moment a target can be
  * routable again, and a message naming each target and why. Skipped work is
  * not lost work: the caller is told when to come back.

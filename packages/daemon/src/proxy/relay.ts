@@ -11,16 +11,16 @@ import type { StreamErrorScan } from '../signals/stream-error-scan.js';
 import type { UsageTap } from '../usage/usage-tap.js';
 
 export type RelayResult =
-  /** `passedBack`: the first chunk was an error that is the request's own fault, relayed as sent (spec/signals.md) — no success */
+  /** `passedBack`: the first chunk was an error that is the request's own fault, relayed as sent — no success */
   | { kind: 'done'; passedBack: Classified | null }
-  /** the first chunk showed an error instead of an answer (spec/signals.md "Errors inside a 2xx"): nothing reached the agent */
+  /** the first chunk showed an error instead of an answer: nothing reached the agent */
   | { kind: 'embedded_error'; classified: Classified; body: Buffer }
   /** the body failed before any byte reached the agent: the request may still fail over */
   | { kind: 'failed_early'; failure: 'timeout' | 'network' }
   /** the body failed after bytes reached the agent: the stream was ended with an error event, or cut */
   | { kind: 'broken'; failure: 'timeout' | 'network' }
   /**
-   * the upstream's own error event went to the agent in a served stream (spec/signals.md):
+   * the upstream's own error event went to the agent in a served stream:
    * relayed as sent, the stream ended as the upstream (or the agent) ended it — no success
    */
   | { kind: 'error_event' }

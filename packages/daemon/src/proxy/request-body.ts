@@ -9,8 +9,7 @@ export type AgentBody =
 const NOT_JSON = 'request body is not valid JSON: expected a JSON object with a "model" field';
 
 /**
- * Validates the raw body: a JSON object with a string `model` (spec "Bad
- * bodies"). Only the top level is scanned and only the `model` and `stream`
+ * Validates the raw body: a JSON object with a string `model`. Only the top level is scanned and only the `model` and `stream`
  * values are parsed; a body malformed deeper inside goes upstream as it is,
  * and the provider's own 400 comes back (see top-level-scan.ts). The bytes
  * themselves go upstream, never a re-serialisation.

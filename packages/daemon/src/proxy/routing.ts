@@ -37,7 +37,7 @@ export function buildRouting(config: Config, seats: ReadonlyMap<string, Resolved
   };
 }
 
-/** Is `agent` (null: no agents configured) allowed the resolved `route`? (spec/policy.md: checked after aliases) */
+/** Is `agent` (null: no agents configured) allowed the resolved `route`? (checked after aliases) */
 export function agentMayUse(agent: AgentIdentity | null, route: string): boolean {
   if (agent === null) return true;
   if (agent.deny.includes(route)) return false;

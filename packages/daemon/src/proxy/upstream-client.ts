@@ -7,7 +7,7 @@ import { UpstreamExchange, type UpstreamBody, type UpstreamHeaders } from './ups
 
 /**
  * The one upstream client: an undici Agent (a keep-alive pool per origin),
- * built once at start. Its timeouts are the spec's: `connect_ms` to open a
+ * built once at start. Its timeouts are the config's: `connect_ms` to open a
  * connection, `first_byte_ms` until the response headers are complete,
  * `idle_ms` between two chunks of any body. On a timeout undici destroys the
  * connection at once.

@@ -25,7 +25,7 @@ export function signalOf(facts: AnswerFacts, header: string | null = null): Sign
   return buildSignal(facts.status, facts.error, header, facts.secrets);
 }
 
-/** The seed's 429: a deadline from Retry-After or the reset headers, null when none was usable. */
+/** A plain 429: a deadline from Retry-After or the reset headers, null when none was usable. */
 export function rateLimited(facts: AnswerFacts): Evidence {
   const wait = rateLimitWait(facts.family, facts.headers, facts.now);
   return { class: 'rate_limit', waitMs: wait?.ms ?? null, signal: signalOf(facts, wait?.header ?? null) };

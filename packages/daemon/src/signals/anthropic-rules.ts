@@ -6,8 +6,8 @@ import { nextMonthStartUtc, secondsToMs } from './time-values.js';
 import { codeText, messageHas } from './upstream-error.js';
 
 /**
- * spec/signals.md "Classification", Anthropic family (`/v1/messages…`), rules
- * 2–10 in order; the first that matches decides. Rule 1 (2xx) is the
+ * What an answer of the Anthropic family (`/v1/messages…`) is evidence of:
+ * rules 2–10 of the classification, in order; the first that matches decides. Rule 1 (2xx) is the
  * caller's: a 2xx never reaches here except as an error inside a 2xx, whose
  * status is then the embedded code or 500.
  */

@@ -8,7 +8,7 @@ import type { UpstreamHeaders } from './retry-after.js';
 import { MAX_ERROR_BODY_BYTES, readUpstreamError, type UpstreamError } from './upstream-error.js';
 
 /**
- * What one upstream answer is evidence of (spec/signals.md "Classification"),
+ * What one upstream answer is evidence of,
  * and what the forwarder does with it:
  *   serve      — relay it to the agent (2xx)
  *   fail_over  — try the next target
@@ -90,7 +90,7 @@ export function classifyFailure(
   return { evidence, outcome: outcomeOf(status), verdict: verdictOf(evidence) };
 }
 
-/** v1's outcome words (SPEC.md "Control socket"): 1xx and 3xx, which a POST should never get, read as 4xx as before. */
+/** v1's outcome words: 1xx and 3xx, which a POST should never get, read as 4xx as before. */
 export function outcomeOf(status: number): AttemptOutcome {
   if (status >= 200 && status < 300) return 'ok';
   if (status === 402) return 'http_402';

@@ -3,16 +3,15 @@ import { firstValue, statedRetryAfter, type StatedWait, type UpstreamHeaders } f
 import { parseDuration, parseRfc3339 } from './time-values.js';
 
 /**
- * How long a rate-limited seat should be left alone (spec/signals.md
- * "Deadlines", `rate_limit`): a usable `retry-after-ms` / `retry-after`
+ * How long a rate-limited seat should be left alone: a usable `retry-after-ms` / `retry-after`
  * first; else the family's reset headers — the latest reset among the limits
  * whose `-remaining` is `0` (the request needs all of them back), or, when
  * none is 0, the earliest reset given (we cannot tell which limit refused,
  * and the shortest hold costs least if we guessed wrong).
  *
  * A Retry-After that is present but unusable (garbage, zero, past) falls
- * through to the reset headers: the spec's "carries neither" is read as
- * "neither says anything usable", so a broken header does not hide a good one.
+ * through to the reset headers: "an answer with neither" means "neither says
+ * anything usable", so a broken header does not hide a good one.
  *
  * Returns null when nothing usable was said: the engine applies its 1 s floor.
  * Values are unclamped; the engine clamps to [1 s, max_cooldown_secs].

@@ -12,7 +12,7 @@ import { MAX_ERROR_BODY_BYTES } from './upstream-error.js';
  *
  * The bytes may be a prefix (the first chunk of a 2xx): the decoders flush
  * what they have instead of failing on a truncated input. Output is capped at
- * the spec's 65,536 bytes — a bigger error is classified by status alone, and
+ * 65,536 bytes, the most an error body is read — a bigger error is classified by status alone, and
  * a small compressed chunk cannot expand into megabytes here.
  * Null when the body cannot be read: an unknown or stacked encoding, corrupt
  * data, or too large once decoded.

@@ -6,7 +6,7 @@ import { firstValue, type UpstreamHeaders } from './retry-after.js';
 import { errorOfDocument, isObject, MAX_ERROR_BODY_BYTES, own, parseJson, type UpstreamError } from './upstream-error.js';
 
 /**
- * Errors inside a 2xx (spec/signals.md): OpenRouter answers some failures
+ * Errors inside a 2xx: OpenRouter answers some failures
  * with HTTP 200 and an `error` body or SSE data event, and an Anthropic
  * stream can open with `event: error`. The forwarder holds a 2xx until its
  * first body chunk and asks here: serve it, wait, or fail over.

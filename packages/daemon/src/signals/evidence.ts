@@ -1,8 +1,8 @@
 import type { EvidenceClass, Signal } from '@routeplane/shared';
 
 /**
- * What one upstream attempt is evidence of (spec/signals.md "Evidence
- * classes"), as the breaker engine reads it. The classifier
+ * What one upstream attempt is evidence of (README, "How the breaker
+ * decides"), as the breaker engine reads it. The classifier
  * (signals/classify.ts) produces it from the answer; the engine records it.
  * Deadlines are raw here: the engine clamps them with its own limits.
  */
@@ -14,7 +14,7 @@ export type Evidence =
   | { class: 'key_rejected'; signal: Signal }
   /** a usage window or spend cap: held until the provider's stated reset (epoch ms, unclamped) */
   | { class: 'quota'; cover: 'seat' | 'model'; resetAt: number; signal: Signal }
-  /** the seed's 429: `waitMs` from Retry-After or the reset headers, unclamped; null when none was usable */
+  /** a plain 429: `waitMs` from Retry-After or the reset headers, unclamped; null when none was usable */
   | { class: 'rate_limit'; waitMs: number | null; signal: Signal }
   /** 5xx, 529, overloaded, timeout, refused/reset connection, broken stream */
   | { class: 'model_error'; signal: Signal | null }

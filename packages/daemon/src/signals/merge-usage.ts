@@ -1,7 +1,7 @@
 import type { SeatUsage, UsageWindow } from '@routeplane/shared';
 
 /**
- * A seat's usage after one more answer (spec/signals.md "Usage windows"):
+ * A seat's usage after one more answer:
  * windows are merged by name — each answer updates the windows it reports and
  * leaves the others as they were — and `observed_at` is the time of the
  * latest answer that reported any. `extraUsage` is what the answer said about

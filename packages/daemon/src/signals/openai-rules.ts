@@ -5,8 +5,9 @@ import { finiteMs, parseDuration, secondsToMs } from './time-values.js';
 import { codeText, isObject, own, type UpstreamError } from './upstream-error.js';
 
 /**
- * spec/signals.md "Classification", OpenAI family (every other `POST /v1/*`:
- * OpenAI, Codex, OpenRouter, Gemini's compatible API…), rules 2–8 in order.
+ * What an answer of the OpenAI family (every other `POST /v1/*`: OpenAI,
+ * Codex, OpenRouter, Gemini's compatible API…) is evidence of: rules 2–8 of
+ * the classification, in order.
  * Rule 1 (2xx) is the caller's, as for the Anthropic family.
  */
 export function openaiEvidence(facts: AnswerFacts): Evidence {

@@ -1,5 +1,5 @@
 /**
- * Upstream words made safe to show people (spec/signals.md "Provenance"):
+ * Upstream words made safe to show people:
  * control characters removed (a provider's message ends up on a terminal,
  * where an escape sequence could move the cursor or recolour the screen),
  * every secret redacted, and the length capped.

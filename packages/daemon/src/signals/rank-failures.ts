@@ -1,8 +1,8 @@
 import type { Evidence } from './evidence.js';
 
 /**
- * Which failed attempt's answer the agent gets when every attempt failed
- * (spec/signals.md "The answer when every attempt failed"): the one whose
+ * Which failed attempt's answer the agent gets when every attempt failed:
+ * the one whose
  * evidence says "retry soon" most truthfully. Tripped targets are tried last,
  * so the last answer is usually a seat already known to be dead; a sibling's
  * 429 or 5xx tells an SDK more than a 402 does.

@@ -1,5 +1,5 @@
 /**
- * How long a 429 asks us to wait (spec "Precise answers" → Retry-After).
+ * How long a 429 asks us to wait.
  * Pure: `retry-after-ms` wins when it is a number; else `Retry-After` as
  * delta-seconds (decimals accepted) or an HTTP-date. Returns a positive,
  * finite number of milliseconds, or null when nothing usable was given

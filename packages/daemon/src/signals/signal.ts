@@ -3,7 +3,7 @@ import { plainText } from './plain-text.js';
 import { codeText, type UpstreamError } from './upstream-error.js';
 
 /**
- * The provenance of one answer (spec/signals.md "Provenance: the signal"):
+ * The provenance of one answer:
  * what the upstream said, in its own words, made safe to show. Every string
  * comes from the upstream, so each one is stripped of control characters,
  * redacted of every secret and capped.

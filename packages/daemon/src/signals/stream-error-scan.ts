@@ -1,8 +1,7 @@
 import type { Family } from '@routeplane/shared';
 
 /**
- * An error event later in a served stream (spec/signals.md "Errors inside a
- * 2xx"): the bytes still go to the agent as the upstream sent them — the
+ * An error event later in a served stream: the bytes still go to the agent as the upstream sent them — the
  * upstream's error event already is the family's error shape — but the
  * attempt is no success: it counts as `model_error` evidence.
  *

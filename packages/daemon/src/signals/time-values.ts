@@ -1,5 +1,5 @@
 /**
- * The ways providers write a time (reference/provider-signals.md §2.5), read
+ * The ways providers write a time, read
  * into epoch or duration milliseconds. Every value here comes from an
  * upstream and may be hostile: a reader never throws and never returns NaN or
  * Infinity — it returns null (nothing usable) or a finite integer. A value

@@ -1,5 +1,5 @@
 /**
- * The upstream's `error` member (spec/signals.md "Classification"): read from
+ * The upstream's `error` member: read from
  * a JSON object body, or from a one-element JSON array holding one (Gemini's
  * OpenAI-compatible API wraps its error that way). Only what the rules and
  * the signal read is kept, each field checked for its type: the body is the
@@ -22,7 +22,7 @@ export interface UpstreamError {
   retryDelay: unknown;
 }
 
-/** A body larger than this is classified by its status alone (spec/signals.md). */
+/** A body larger than this is classified by its status alone. */
 export const MAX_ERROR_BODY_BYTES = 65_536;
 
 type JsonObject = Record<string, unknown>;
@@ -96,7 +96,7 @@ export function codeText(code: string | number | null): string | null {
   return code === null ? null : String(code);
 }
 
-/** Case-insensitive substring match on error.message (spec/signals.md). */
+/** Case-insensitive substring match on error.message. */
 export function messageHas(error: UpstreamError | null, phrase: string): boolean {
   return error?.message?.toLowerCase().includes(phrase) === true;
 }

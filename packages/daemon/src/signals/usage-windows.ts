@@ -4,8 +4,7 @@ import { firstValue, type UpstreamHeaders } from './retry-after.js';
 import { finiteMs, parseDuration, parseRfc3339, secondsToMs } from './time-values.js';
 
 /**
- * The usage windows a provider reported on one answer (spec/signals.md
- * "Usage windows"), 2xx included — so this runs on every answer: it walks
+ * The usage windows a provider reported on one answer, 2xx included — so this runs on every answer: it walks
  * the header names once, looks each up in a fixed table (one map lookup per
  * header, no regular expression), and allocates nothing when the answer
  * reports no window. Windows come out in a stable order (the table's, then

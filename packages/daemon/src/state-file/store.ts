@@ -7,13 +7,13 @@ import { StateSaver } from './saver.js';
 import { writeStateFile } from './write.js';
 import type { DaemonLog } from '../log.js';
 
-/** Changes gathered before one save: well within the 1 s the spec allows, and a burst of trips costs one write. */
+/** Changes gathered before one save: well within the second a change may wait to be saved, and a burst of trips costs one write. */
 const SAVE_DELAY_MS = 100;
 const RETRY_DELAY_MS = 5000;
 
 /**
- * Breakers kept in this daemon's memory and in `influence.state_file`
- * (spec/lanes.md "State that survives a restart"). The engine tells its store
+ * Breakers kept in this daemon's memory and in `influence.state_file`.
+ * The engine tells its store
  * of every transition and streak change (breaker/store.ts): here each one
  * schedules a save, and `close` — the daemon's shutdown — makes the last.
  *

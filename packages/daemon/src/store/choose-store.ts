@@ -40,8 +40,8 @@ export interface StoreDeps {
 }
 
 /**
- * Memory (the default); memory saved to `influence.state_file`
- * (spec/lanes.md); or Redis when `influence.shared` is set (spec/shared-state.md).
+ * Memory (the default); memory saved to `influence.state_file`;
+ * or Redis when `influence.shared` is set.
  * A state file store is made even with influence off: the file is left as it
  * is until a reload switches influence on and attaches an engine (the store
  * then loads it). A shared store is joined only with influence on at start

@@ -8,7 +8,7 @@ import type { RedisEndpoint } from '@routeplane/shared';
  * script under a deadline. No command waits in an offline queue: while the
  * connection is down every call fails at once, and the store goes on with
  * local state. Reconnection is the client's, every 200 ms at most, so a
- * Redis that comes back is found well within the 2 s the spec allows.
+ * Redis that comes back is found well within the 2 s a daemon may take to notice.
  */
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; why: string };

@@ -1,5 +1,5 @@
 /**
- * A daemon's id (spec/shared-state.md): `HOSTNAME:PID`, the short host name
+ * A daemon's id: `HOSTNAME:PID`, the short host name
  * — `os.hostname()` up to its first `.` — so two daemons on one machine
  * differ by PID and the same machine reads the same whatever its domain.
  */

@@ -2,7 +2,7 @@ import type { StoreInfo } from '@routeplane/shared';
 import type { DaemonLog } from '../log.js';
 
 /**
- * The shared store's state as people see it (spec/shared-state.md): `ok`, or
+ * The shared store's state as people see it: `ok`, or
  * `degraded` while Redis cannot be used — said once on stderr and once as a
  * `store` event per change, never once per failed operation. A change of the
  * number of daemons sharing the store is an event too, so `top`'s header

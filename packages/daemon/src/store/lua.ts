@@ -1,6 +1,6 @@
 /**
- * The Lua scripts that keep the breaker rules across daemons
- * (spec/shared-state.md). Redis runs each one atomically, so two daemons'
+ * The Lua scripts that keep the breaker rules across daemons.
+ * Redis runs each one atomically, so two daemons'
  * writes to one breaker merge by the same rules whatever order they land in.
  *
  * Layout under the prefix P: `P b:KEY` a breaker as `{b: Breaker, o: origin,

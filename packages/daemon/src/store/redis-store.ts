@@ -20,7 +20,7 @@ const SCRIPTS = {
   heartbeat: script(HEARTBEAT),
 };
 
-/** a daemon counts as sharing the store while its heartbeat is this recent (spec/shared-state.md) */
+/** a daemon counts as sharing the store while its heartbeat is this recent */
 const HEARTBEAT_WINDOW_MS = 5_000;
 const HEARTBEAT_EVERY_MS = 1_000;
 /** after a failure, the next attempt to get back in step */
@@ -42,8 +42,8 @@ export interface RedisStoreOptions {
 }
 
 /**
- * Breakers shared by every daemon on one Redis and key prefix
- * (spec/shared-state.md). Routing never waits for it: each daemon routes
+ * Breakers shared by every daemon on one Redis and key prefix.
+ * Routing never waits for it: each daemon routes
  * from its own table; local transitions are written through the Lua scripts
  * (lua.ts) and published, and the others' arrive on the channel and are
  * installed through the engine. Only a probe claim is asked for on the

@@ -1,8 +1,7 @@
 import type { Usage } from '@routeplane/shared';
 
 /**
- * The token usage an upstream reported (spec/cli-daemon.md "Usage and
- * identity in decisions"), read from the bytes of a served answer without
+ * The token usage an upstream reported, read from the bytes of a served answer without
  * parsing the answer: every `"usage":` member found is read on its own (its
  * object is small) and mapped to the four counts. Anthropic reports it in
  * `message_start` (input, cache) and `message_delta` (output) of a stream, or

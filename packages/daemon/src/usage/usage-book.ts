@@ -6,7 +6,7 @@ import { mergeUsage } from '../signals/merge-usage.js';
 export const USAGE_EVENT_WINDOW_MS = 1000;
 
 /**
- * Each seat's usage windows as the providers report them (spec/signals.md):
+ * Each seat's usage windows as the providers report them:
  * the live value, which background reserves read, and the value last
  * announced as a `usage` event, which snapshots and `/metrics` show — so a
  * snapshot plus the events after its `seq` is still exactly the next one.

@@ -14,7 +14,7 @@ const refs = [
 ];
 const credit = { class: 'credit' as const, signal: sig(402, 'billing_error') };
 
-describe('breaker events carry the whole breaker (spec/protocol-v2.md)', () => {
+describe('breaker events carry the whole breaker', () => {
   it('every event has the key and the breaker after the change, null when it ended', () => {
     const e = engine(seats, refs, { cooldown_secs: 10 });
     e.attempt('a', 'm', credit);

@@ -96,7 +96,7 @@ const actions = (events: BreakerChange[]) =>
     .map((e) => `${e.action}:${e.scope}:${e.seat}${e.model ? '/' + e.model : ''}`);
 const transitions = (events: BreakerChange[]) => events.filter((e) => e.action !== 'refused' && e.action !== 'skipped');
 
-describe('influence breaker (seed 000)', () => {
+describe('influence breaker', () => {
   it('402 trips the whole seat on the first one: every model of the seat moves back', () => {
     const { inf, events } = setup();
     attempt(inf, 'a', 'm1', credit);

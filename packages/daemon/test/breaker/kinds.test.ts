@@ -12,7 +12,7 @@ const refs = [
   { seat: 'b', model: 'sonnet' },
 ];
 
-describe('quota breakers (spec/signals.md "Deadlines")', () => {
+describe('quota breakers', () => {
   it('a seat-wide quota holds the seat until the stated reset, then one probe; a success on the seat clears it', () => {
     const e = engine(seats, refs);
     const resetAt = e.clock.t + 2 * 3_600_000;
@@ -97,7 +97,7 @@ describe('quota breakers (spec/signals.md "Deadlines")', () => {
   });
 });
 
-describe('key_rejected (spec/signals.md "A rejected key")', () => {
+describe('key_rejected', () => {
   it('trips the seat like credit: credit cooldown, one probe, a success on the seat clears it', () => {
     const e = engine(seats, refs, { cooldown_secs: 10 });
     e.attempt('a', 'opus', { class: 'key_rejected', signal: sig(401, 'authentication_error') });
@@ -159,7 +159,7 @@ describe('request-class evidence', () => {
   });
 });
 
-describe('pins (spec/policy.md "Pins")', () => {
+describe('pins', () => {
   it('a pinned target is tried first even while its breaker is open; the rest follow in the usual order', () => {
     const e = engine(seats, refs);
     e.attempt('a', 'opus', { class: 'credit', signal: sig(402) });

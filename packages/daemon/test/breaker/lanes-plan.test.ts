@@ -11,7 +11,7 @@ const refs = [
 ];
 const credit = { class: 'credit' as const, signal: sig(402) };
 
-describe('background plans (spec/lanes.md)', () => {
+describe('background plans', () => {
   it('only healthy targets, never a probe, never fail-open', () => {
     const e = engine(seats, refs, { cooldown_secs: 10 });
     e.attempt('a', 'm', credit);

@@ -17,7 +17,7 @@ const refs = [
 const err = { class: 'model_error' as const, signal: sig(500) };
 const PROVIDER = 'errors:provider:https://api.anthropic.example/sonnet';
 
-describe('the provider-wide breaker (spec/lanes.md)', () => {
+describe('the provider-wide breaker', () => {
   it('failures alternating over two seats of one upstream trip the provider model; another upstream serves first', () => {
     const e = engine(seats, refs);
     e.attempt('one', 'sonnet', err);

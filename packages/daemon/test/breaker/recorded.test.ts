@@ -3,7 +3,7 @@ import type { Evidence } from '../../src/signals/evidence.js';
 import { engine, sig } from './engine-fixture.js';
 
 /**
- * What recording one answer says it did (spec/policy.md "Retries": never
+ * What recording one answer says it did (a retry must never
  * retry a target the failed answer just tripped with a credit, quota, key or
  * model-errors breaker). Only this answer's own trip, re-trip or extension
  * counts; a breaker that already stood and was left as it was does not.

@@ -6,7 +6,7 @@ import { OK } from '../../src/signals/evidence.js';
 import { type Engine, engine, sig, transitions } from './engine-fixture.js';
 
 /**
- * The state file's rules (spec/lanes.md "State that survives a restart"),
+ * The state file's rules,
  * pure: an engine's state is captured, goes through JSON and the file's
  * schema as it would on disk, and is restored into a fresh engine — the same
  * config or a changed one, at the same moment or later.

@@ -31,7 +31,7 @@ export interface TestSeat {
   upstream: FakeUpstream | string;
   /** a value `{ env: NAME }` is read from `env` below */
   headers?: Record<string, string | { env: string }>;
-  /** spec/lanes.md "Reserve" */
+  /** the last slice of the seat's usage window kept for foreground work */
   reserve_pct?: number;
   /** docs/seats.md; `passthrough` and `none` get no key (and no `api_key_env`) */
   auth?: SeatAuth;
@@ -44,7 +44,7 @@ export interface TestSeat {
 /** A route as a config file writes it: `balance`, `retry`, `lane`, and chain entries' `weight` and `cost_per_mtok` included. */
 export type TestRoute = NonNullable<ConfigInput['routes']>[number];
 
-/** An agent identity (spec/policy.md "Agents"); its token is set through a `token_env` the helper picks. */
+/** An agent identity; its token is set through a `token_env` the helper picks. */
 export interface TestAgent {
   id: string;
   token: string;
@@ -56,7 +56,7 @@ export interface TestAgent {
 export interface TestDaemonOptions {
   seats: TestSeat[];
   routes: TestRoute[];
-  /** top-level `aliases` (spec/policy.md "Aliases") */
+  /** top-level `aliases` */
   aliases?: Record<string, string>;
   influence?: NonNullable<ConfigInput['influence']>;
   timeouts?: NonNullable<ConfigInput['timeouts']>;

@@ -6,7 +6,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chat, exchange, expectRefused, MESSAGES, message } from '../policy-http/support.js';
 
 /**
- * Background work over real HTTP (spec/lanes.md "Lanes"): only ever sent to
+ * Background work over real HTTP: only ever sent to
  * a target that is routable for it, never a probe, never failing open; with
  * nothing routable, a 503 at once that says when to come back.
  */

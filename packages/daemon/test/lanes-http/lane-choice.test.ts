@@ -5,7 +5,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chat, exchange, expectRefused, MESSAGES, message } from '../policy-http/support.js';
 
 /**
- * Which lane a request runs in (spec/lanes.md "Lanes"): header
+ * Which lane a request runs in: header
  * `x-routeplane-lane`, else the agent's lane, else the route's, else
  * foreground. Each case is checked in the decision and by what the lane does:
  * route `gpt`'s only seat is tripped, so background work gets a 503 and

@@ -6,8 +6,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chat, exchange } from '../policy-http/support.js';
 
 /**
- * The provider-wide breaker over real HTTP (spec/lanes.md "The provider-wide
- * breaker"): seats on one upstream (same provider and base_url) share a layer
+ * The provider-wide breaker over real HTTP: seats on one upstream (same provider and base_url) share a layer
  * per model; failures from two of them trip it, one seat's failures trip only
  * that target.
  */

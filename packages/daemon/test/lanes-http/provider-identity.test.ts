@@ -6,7 +6,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chat, exchange, MESSAGES, message } from '../policy-http/support.js';
 
 /**
- * Which seats share a provider layer (spec/lanes.md): the same `provider`
+ * Which seats share a provider layer: the same `provider`
  * and the same `base_url`. A gateway that serves both families at one URL
  * must not merge an anthropic seat's and an openai seat's failures of a
  * model name they share; two seats of one provider there still do, under

@@ -4,7 +4,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { exchange, expectRefused, MESSAGES, message } from '../policy-http/support.js';
 
 /**
- * A seat's reserve over real HTTP (spec/lanes.md "Reserve"): the usage the
+ * A seat's reserve over real HTTP: the usage the
  * seat's own answers report (Anthropic's unified subscription headers) holds
  * background work back while a window is above the line, never foreground.
  */

@@ -1,5 +1,5 @@
 /**
- * `/metrics` counter values (spec/cli-daemon.md): probes by result (`ok`,
+ * `/metrics` counter values: probes by result (`ok`,
  * `failed`, `released`), fail-open and skipped background requests by route,
  * and the `code` classes of requests (`2xx`, `4xx`, `5xx`, `499`) — each
  * made to happen once over real HTTP and read back by a Prometheus parser.

@@ -1,5 +1,5 @@
 /**
- * `/metrics` (spec/cli-daemon.md): read back by a real Prometheus text
+ * `/metrics`: read back by a real Prometheus text
  * parser; every family, type and label set of the spec; values equal the
  * snapshot's at the same moment after a scripted sequence.
  */

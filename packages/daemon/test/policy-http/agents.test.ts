@@ -3,7 +3,7 @@ import { type FakeUpstream, respond, startFakeUpstream } from '../helpers/fake-u
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chat, exchange, expectRefused, MESSAGES, message } from './support.js';
 
-/** Agents with their own tokens, scopes and lanes over real HTTP (spec/policy.md "Agents"). */
+/** Agents with their own tokens, scopes and lanes over real HTTP. */
 
 const TOKENS = { ci: 'tok-ci-0f3b9a', laptop: 'tok-laptop-7c21e4', default: 'tok-default-55aa01' };
 

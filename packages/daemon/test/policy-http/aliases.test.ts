@@ -3,7 +3,7 @@ import { type FakeUpstream, respond, startFakeUpstream } from '../helpers/fake-u
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chat, exchange, MESSAGES, message } from './support.js';
 
-/** Aliases and `*` patterns over real HTTP (spec/policy.md "Aliases"). */
+/** Aliases and `*` patterns over real HTTP. */
 
 let anthropic: FakeUpstream;
 let openai: FakeUpstream;

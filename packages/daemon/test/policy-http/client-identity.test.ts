@@ -5,8 +5,8 @@ import { startTwoSeats, type TwoSeats } from '../helpers/two-seats.js';
 import { askWithSdk } from '../signals-http/sdk.js';
 
 /**
- * A decision's `client` is the product token of the agent's `user-agent`
- * (spec/cli-daemon.md "Usage and identity in decisions"), here from the real
+ * A decision's `client` is the product token of the agent's `user-agent`,
+ * here from the real
  * official clients end to end: the SDK sends its own header, the decision
  * names it (`OpenAI/JS 6.x.y`, `Anthropic/JS 0.x.y`, the installed version).
  */

@@ -3,7 +3,7 @@ import { type FakeUpstream, respond, startFakeUpstream } from '../helpers/fake-u
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chat, exchange } from './support.js';
 
-/** `balance: cost` over real HTTP (spec/policy.md "Balance"): declared price ascending, undeclared last, ties in configured order. */
+/** `balance: cost` over real HTTP: declared price ascending, undeclared last, ties in configured order. */
 
 const failing = new Set<string>();
 let up: FakeUpstream;

@@ -5,9 +5,8 @@ import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chat, exchange, MESSAGES, message } from './support.js';
 
 /**
- * `x-routeplane-decision` over real HTTP (spec/policy.md "Explained
- * decisions"): the grammar of a tripped chain, exactly as the spec's example
- * reads, and which answers carry it.
+ * `x-routeplane-decision` over real HTTP: the grammar of a tripped chain,
+ * exactly as the README's example reads, and which answers carry it.
  */
 
 /** LEFT as the spec writes it: `41s`, `3m05s`, `1h01m`, `2d03h`, rounded down. */

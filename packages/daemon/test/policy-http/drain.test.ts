@@ -5,7 +5,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chat, exchange, expectRefused, MESSAGES, message } from './support.js';
 
 /**
- * Weights and draining over real HTTP (spec/policy.md "Balance"): a weight-0
+ * Weights and draining over real HTTP: a weight-0
  * target is never tried — not normally, not in fail-over, not failing open —
  * and a route whose every target of the inbound family is drained answers 503.
  */

@@ -4,7 +4,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chat, exchange } from './support.js';
 
 /**
- * `balance: latency` over real HTTP (spec/policy.md "Balance"): the mean time
+ * `balance: latency` over real HTTP: the mean time
  * to first byte of each target's `ok` attempts, fastest first, unsampled last
  * in configured order. The slow seat holds its headers far longer than a busy
  * machine could delay the fast one.

@@ -4,7 +4,7 @@ import { type Behaviour, type FakeUpstream, respond, startFakeUpstream } from '.
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chat, exchange, expectRefused, MESSAGES, message, sessionTag } from './support.js';
 
-/** Pins over real HTTP (spec/policy.md "Pins"). */
+/** Pins over real HTTP. */
 
 /** Seats answering 402 (told apart by the key the daemon sends); every other seat answers 200. */
 const broke = new Set<string>();
@@ -121,7 +121,7 @@ describe('a pin', () => {
     expect(anthropic.requests.length + openai.requests.length).toBe(before);
   });
 
-  it('a refused pin still records the session it came from (spec/policy.md: the decision records `session`)', async () => {
+  it('a refused pin still records the session it came from', async () => {
     const byHeader = await exchange(t, MESSAGES, message('sonnet'), { 'x-routeplane-pin': 'nope', 'x-routeplane-session': 'agent-7' });
     expectRefused(byHeader, 400);
     expect(byHeader.decision.session).toBe(sessionTag('agent-7'));

@@ -5,8 +5,7 @@ import { startTestDaemon, type TestDaemon, type TestRoute } from '../helpers/tes
 import { CHAT, chat, exchange } from './support.js';
 
 /**
- * Retries within a target over real HTTP (spec/policy.md "Retries within a
- * target"). Waits are checked from below only (when the upstream saw the
+ * Retries within a target over real HTTP. Waits are checked from below only (when the upstream saw the
  * retry arrive): a busy machine can make a wait longer, never shorter.
  */
 

@@ -6,7 +6,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { CHAT, chat, exchange, keyWhoseFirstIs, MESSAGES, message, rendezvousOrder, sessionTag } from './support.js';
 
 /**
- * `balance: spread` over real HTTP (spec/policy.md "Balance"): every source
+ * `balance: spread` over real HTTP: every source
  * of the session key, the formula's seat for each key, stickiness, weights,
  * and a tripped target's sessions moving away and coming back.
  */

@@ -1,14 +1,14 @@
 /**
- * What the policy-over-HTTP tests share: the spec's formulas written again
- * from spec/policy.md (independently of the daemon's code, so a test compares
- * the daemon with the spec, not with itself), and small request helpers.
+ * What the policy-over-HTTP tests share: the routing formulas written again
+ * from their rules (independently of the daemon's code, so a test compares
+ * the daemon with the rule, not with itself), and small request helpers.
  */
 import { createHash } from 'node:crypto';
 import type { DecisionEvent } from '@routeplane/shared';
 import { expect } from 'vitest';
 import type { TestDaemon } from '../helpers/test-daemon.js';
 
-/** spec/policy.md "Balance": the first 12 hex digits of SHA-256 of the key. */
+/** A decision's `session`: the first 12 hex digits of SHA-256 of the key, never the key. */
 export function sessionTag(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 12);
 }

@@ -4,7 +4,7 @@ import type { PlanEntry } from '../../src/breaker/types.js';
 import { LatencyTracker } from '../../src/policy/latency.js';
 
 /**
- * `balance: latency` (spec/policy.md "Balance"): the exponentially weighted
+ * `balance: latency`: the exponentially weighted
  * mean with α = 0.2 of each target's times to first byte. The samples are
  * chosen so the order holds only for 0.15 < α < 0.25: a target whose samples
  * were 0 then 1000 ms has the mean 1000·α, against targets steady at 150 and

@@ -1,5 +1,5 @@
 /**
- * Readiness (spec/protocol-v2.md): `/healthz` answers only once the control
+ * Readiness: `/healthz` answers only once the control
  * socket accepts, so a script that waits for /healthz can run `routeplane
  * status` at once. Each start here races a /healthz poller against the
  * daemon coming up, and connects to the socket the moment it first answers.

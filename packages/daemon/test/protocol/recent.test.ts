@@ -4,8 +4,8 @@ import { LineClient } from '../control/line-client.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 
 /**
- * `recent` against a real daemon (spec/monitor-v2.md: "the last ≤ 500
- * decisions from a ring the daemon keeps"): n decisions when n are asked
+ * `recent` against a real daemon (the last ≤ 500 decisions, from a ring the
+ * daemon keeps): n decisions when n are asked
  * for, the ring's whole content (never more than 500) when more are asked
  * for, and a bad request for n < 1. The decisions are unknown-model 404s:
  * each is a real request with a real decision and no upstream to wait for.

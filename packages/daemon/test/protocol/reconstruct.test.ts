@@ -1,5 +1,5 @@
 /**
- * Protocol v2's promise (spec/protocol-v2.md): a client that sends `subscribe`
+ * Protocol v2's promise: a client that sends `subscribe`
  * then `snapshot` on one connection, and applies every event with a greater
  * `seq`, holds exactly what the next snapshot says — through trips, probes,
  * clears, resets, probe commands and refused counts. Driven against the built

@@ -5,7 +5,7 @@ import { respond, startFakeUpstream, type FakeUpstream } from '../helpers/fake-u
 import { startTestDaemon, type TestDaemon, type TestRoute } from '../helpers/test-daemon.js';
 
 /**
- * Protocol v2 (spec/protocol-v2.md) against a real daemon (startDaemon on
+ * Protocol v2 against a real daemon (startDaemon on
  * port 0) through a raw unix-socket client: the `probe` command's answers,
  * `seq` from 0/1, the order of events around a snapshot taken on a
  * subscribed connection, and the chain entries' `index` and `weight`.

@@ -7,7 +7,7 @@ import { CHAT, chatBody, startTwoSeats, type TwoSeats } from '../helpers/two-sea
 import { readJson } from '../helpers/read-stream.js';
 import { FAST_TIMEOUTS } from '../helpers/test-timing.js';
 
-/** Fail-over table (spec "Attempts and fail-over"), one test per row, influence enabled. */
+/** Fail-over table, one test per row, influence enabled. */
 
 const influence = { enabled: true, cooldown_secs: 60, trip_threshold: 3 };
 
@@ -170,7 +170,7 @@ describe.concurrent('fail-over table', () => {
   });
 
   it.for([401, 403])(
-    "%i with trip_on_rejected_key: false: no evidence (the seed's reading), the next target serves",
+    '%i with trip_on_rejected_key: false: no evidence (the original rule), the next target serves',
     async (status, test) => {
       const fx = await twoSeats(test, { influence: { ...influence, trip_on_rejected_key: false }, behaviourA: respond.status(status) });
       const res = await fx.t.post(CHAT, chatBody());

@@ -1,7 +1,6 @@
 /**
  * Switching influence on and off by reload where breakers are kept beyond
- * memory (spec/lanes.md "State that survives a restart", "Live reload"): a
- * state file follows the engine the daemon routes with — after off and on
+ * memory: a state file follows the engine the daemon routes with — after off and on
  * again, and for a daemon started with influence off — and a shared store,
  * joined once at start, refuses the switch.
  */

@@ -1,5 +1,5 @@
 /**
- * Live reload (spec/lanes.md): a valid edit applies to requests that start
+ * Live reload: a valid edit applies to requests that start
  * after it, keeping the breakers of seats and targets that still exist; an
  * invalid one is refused whole; the listen address, the socket and the
  * decision log path can't change without a restart.

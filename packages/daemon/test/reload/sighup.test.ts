@@ -1,5 +1,5 @@
 /**
- * Live reload through `routeplane serve` and SIGHUP (spec/lanes.md), with 50
+ * Live reload through `routeplane serve` and SIGHUP, with 50
  * requests in flight: none fails because of the reload, the ones in flight
  * finish on the chain they started with, new ones follow the new routes, the
  * breakers of what still exists are kept, and an invalid edit changes nothing

@@ -215,7 +215,7 @@ describe('secrets never leak', () => {
     expect(await chat('shtml')).toBe(200);
     expect(await chat('s401')).toBe(401);
     expect(await chat('s400')).toBe(400);
-    // every target failed: the refused key ranks before the empty account (spec/signals.md), so the 401 is relayed
+    // every target failed: the refused key ranks before the empty account, so the 401 is relayed
     expect(await chat('authcredit')).toBe(401);
     expect(await chat('allfail')).toBe(429);
     expect(await chat('sbig')).toBe(500);

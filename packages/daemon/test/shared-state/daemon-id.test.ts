@@ -5,7 +5,7 @@ import { defaultDaemonId } from '../../src/store/daemon-id.js';
 import { LineClient } from '../control/line-client.js';
 import { startTwoSeats, type TwoSeats } from '../helpers/two-seats.js';
 
-/** Each daemon's id is `HOSTNAME:PID`, the short host name (spec/shared-state.md); `hello` carries it. */
+/** Each daemon's id is `HOSTNAME:PID`, the short host name; `hello` carries it. */
 
 let fx: TwoSeats | null = null;
 afterEach(async () => {

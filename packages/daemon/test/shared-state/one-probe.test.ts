@@ -7,7 +7,7 @@ import { startRedis, type RedisServer } from './redis-server.js';
 import { allInStep, breakerOn, startTeam, type Team } from './team.js';
 
 /**
- * Exactly one probe in flight per breaker across all daemons (spec/shared-state.md).
+ * Exactly one probe in flight per breaker across all daemons.
  * Sizes: 60 concurrent requests (20 per daemon) per round, 20 rounds (1,200 requests). The first
  * round follows the real cooldown; the others are made probe-ready by the `probe`
  * command, given to each daemon in turn (which also shows it applies to all).

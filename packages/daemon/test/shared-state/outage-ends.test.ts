@@ -9,9 +9,8 @@ import { allInStep, breakerOn, firstSeat, startTeam, type Team } from './team.js
 
 /**
  * A breaker ended while Redis was away stays ended when it comes back
- * (spec/shared-state.md: "Resets … given to any daemon apply to all"; "When
- * Redis is back it pushes its active local breakers … reads the shared
- * state"). Another daemon that held the breaker through the outage pushes it
+ * (a reset given to any daemon applies to all; a daemon whose Redis is back
+ * pushes its active local breakers, then reads the shared state). Another daemon that held the breaker through the outage pushes it
  * back; the daemon that ended it gives its end again, for that trip only — a
  * trip made later, during the outage, stands.
  */

@@ -8,7 +8,7 @@ import { startRedis, type RedisServer } from './redis-server.js';
 import { allInStep, breakerOn, startTeam, type Team } from './team.js';
 
 /**
- * Redis killed under load (spec/shared-state.md "When Redis is away"). Sizes:
+ * Redis killed under load. Sizes:
  * 200 requests/s spread over three daemons, from before the kill until every
  * daemon is back in step after the restart (about 2.5 s, some 500 requests).
  * Latency is recorded, not asserted here (tests assert no wall-clock speed):

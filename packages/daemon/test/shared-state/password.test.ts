@@ -9,7 +9,7 @@ import { startRedis, type RedisServer } from './redis-server.js';
 import { allInStep, breakerOn, startTeam, type Team } from './team.js';
 
 /**
- * The Redis password never appears anywhere (spec/shared-state.md): not in a
+ * The Redis password never appears anywhere: not in a
  * log line, an event, a control reply, `/status`, a decision or an error —
  * neither when it is right nor when Redis refuses it.
  */

@@ -9,8 +9,7 @@ import { startRedis, type RedisServer } from './redis-server.js';
 import { allInStep, breakerOn, startTeam, type Team } from './team.js';
 
 /**
- * One daemon whose Redis is away (spec/shared-state.md "When Redis is
- * away"): not there when it starts, stalled (a process that accepts nothing
+ * One daemon whose Redis is away: not there when it starts, stalled (a process that accepts nothing
  * more: SIGSTOP), or killed while a probe is due. Routing goes on with the
  * daemon's own state and never fails because of Redis; the store says
  * `degraded` (and `/metrics` says `routeplane_store_up 0`); a probe claim

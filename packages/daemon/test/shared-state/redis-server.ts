@@ -1,5 +1,5 @@
 /**
- * A real `redis-server` for tests (spec/shared-state.md "Tests and figures"):
+ * A real `redis-server` for tests:
  * on a free loopback port, with no persistence (`--save ''`, no append-only
  * file), stopped by its PID. `kill()` is the outage of the kill/restart test
  * (SIGKILL, as a crash); `restart()` brings a fresh, empty server back on the

@@ -11,8 +11,7 @@ import { startRedis, type RedisServer } from './redis-server.js';
 import { allInStep, breakerOn, firstSeat, startTeam, type Team } from './team.js';
 
 /**
- * Probes and the other breaker kinds across daemons (spec/shared-state.md
- * "What is shared"): a probe's outcome reaches every daemon, an unreached
+ * Probes and the other breaker kinds across daemons: a probe's outcome reaches every daemon, an unreached
  * claim is given back for all, and each daemon counts only its own probes
  * (counters are not shared). Quota, key_rejected and provider breakers are
  * shared like credit ones; a quota's Redis key outlives its deadline on purpose.
@@ -152,7 +151,7 @@ describe('every kind of breaker is shared', () => {
 
     // The Redis key of a quota outlives its deadline by max_cooldown_secs. The spec's expiry
     // list says "a rate limit or quota: its deadline", but a quota is not over at its deadline:
-    // it goes probe-ready and takes one probe (spec/signals.md), like a credit breaker at its
+    // it goes probe-ready and takes one probe, like a credit breaker at its
     // probe-ready time. Expiring the key at the deadline would drop the shared breaker exactly
     // when the daemons must agree on that one probe — so the key lives as long as a credit
     // breaker's would, deliberately.

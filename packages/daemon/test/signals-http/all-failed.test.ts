@@ -10,7 +10,7 @@ import { openaiClient } from './sdk.js';
 import { answer, attemptsOf, epochSecondsIn } from './support.js';
 
 /**
- * The answer when every attempt failed (spec/signals.md): not the last one —
+ * The answer when every attempt failed: not the last one —
  * tripped seats are tried last, so that is usually a dead seat's 402 — but
  * the one ranked first by its evidence: rate_limit (earliest deadline),
  * model_error, request, key_rejected, quota (earliest reset), credit; ties to

@@ -7,7 +7,7 @@ import { askWithSdk } from './sdk.js';
 import { answer, attemptsOf, controlSnapshot, controlStatus } from './support.js';
 
 /**
- * `credit` over real HTTP (spec/signals.md "Evidence classes"): every way a
+ * `credit` over real HTTP: every way a
  * provider says "this account has no money" — not only a 402 — trips the seat
  * on the first answer, fails over, and sends the next wave straight to the
  * sibling. Seen through the decision, the breaker event and the snapshot.

@@ -7,7 +7,7 @@ import { anthropicClient, openaiClient } from './sdk.js';
 import { attemptsOf, controlSnapshot } from './support.js';
 
 /**
- * Errors inside a 2xx (spec/signals.md "Errors inside a 2xx"): OpenRouter
+ * Errors inside a 2xx: OpenRouter
  * answers some failures with HTTP 200 and an `error` body or first SSE data
  * event; an Anthropic stream can open with `event: error`. The daemon holds
  * the 2xx until its first chunk, and when that is an error the request fails

@@ -6,11 +6,11 @@ import { anthropic, openai } from '../signals/fixtures.js';
 import { answer, ask, attemptsOf, controlSnapshot, controlStatus, stateEvents } from './support.js';
 
 /**
- * `key_rejected` over real HTTP (spec/signals.md "A rejected key"): the
+ * `key_rejected` over real HTTP: the
  * daemon always sends the seat's own key, so a 401/403 says the seat's key is
  * refused — it trips the seat like `credit` (the credit cooldown, one probe,
  * and a 401/403 fails that probe), unless `trip_on_rejected_key: false`
- * restores the seed's reading (fail over, change nothing, no verdict on a probe).
+ * restores the original rule (fail over, change nothing, no verdict on a probe).
  */
 
 let fx: TwoSeats | null = null;
@@ -107,7 +107,7 @@ describe('key_rejected: the seat is tripped like an empty account', () => {
   });
 });
 
-describe('trip_on_rejected_key: false — the seed reading', () => {
+describe('trip_on_rejected_key: false — the original rule', () => {
   it.each(cases)('$name: fails over, trips nothing, the seat stays first', async (c) => {
     fx = await startTwoSeats({
       provider: c.provider,

@@ -5,9 +5,9 @@ import { anthropic, openai } from '../signals/fixtures.js';
 import { answer, ask, attemptsOf, controlSnapshot } from './support.js';
 
 /**
- * `model_error` over real HTTP (spec/signals.md "Classification"): 529,
+ * `model_error` over real HTTP: 529,
  * `overloaded_error` at any status, and every 5xx are the target's trouble —
- * the seed's streak on that one target (seat/model), never the seat, and a
+ * the error streak of that one target (seat/model), never the seat, and a
  * fail-over.
  */
 

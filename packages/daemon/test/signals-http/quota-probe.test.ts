@@ -7,8 +7,7 @@ import { anthropic, openai } from '../signals/fixtures.js';
 import { answer, ask, attemptsOf, controlProbe, controlSnapshot, epochSecondsIn } from './support.js';
 
 /**
- * A quota's deadline and its one probe, over real HTTP (spec/signals.md
- * "Deadlines", `quota`): when the stated reset passes the breaker becomes
+ * A quota's deadline and its one probe, over real HTTP: when the stated reset passes the breaker becomes
  * probe-ready (a timer, not lazily), exactly one request may try it however
  * many arrive, a success clears it, and a failure re-trips it — a quota answer
  * with its new reset, any other failure with the credit cooldown doubled per

@@ -8,8 +8,7 @@ import { anthropic, openai } from '../signals/fixtures.js';
 import { answer, ask, attemptsOf, byModel, controlSnapshot, controlStatus, epochSecondsIn, nextMonthUtc } from './support.js';
 
 /**
- * `quota` over real HTTP (spec/signals.md "Classification", "Deadlines"): a
- * used-up subscription window or spend cap holds the seat (or, for a
+ * `quota` over real HTTP: a used-up subscription window or spend cap holds the seat (or, for a
  * per-model weekly cap, only that target) until the provider's stated reset,
  * clamped to [1 s, max_quota_secs]. The deadline is read from the breaker
  * itself: `until − since` is the hold, `reset_at` what the provider said.

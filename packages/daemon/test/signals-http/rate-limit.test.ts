@@ -5,7 +5,7 @@ import { anthropic, openai } from '../signals/fixtures.js';
 import { answer, ask, attemptsOf, controlSnapshot, rfc3339In } from './support.js';
 
 /**
- * `rate_limit` over real HTTP (spec/signals.md "Deadlines"): the seed's 429
+ * `rate_limit` over real HTTP: the plain 429
  * rule — a seat-wide deadline, no probe — with the wait read from
  * `retry-after-ms`, else `Retry-After`, else the reset headers (the latest
  * reset among limits whose `-remaining` is 0, else the earliest), clamped to

@@ -6,7 +6,7 @@ import { anthropic, openai } from '../signals/fixtures.js';
 import { answer, ask, attemptsOf, controlSnapshot } from './support.js';
 
 /**
- * The two classes that trip nothing (spec/signals.md "Evidence classes"):
+ * The two classes that trip nothing:
  * `request` — this one request was refused (Anthropic's 429 "Extra usage is
  * required for long context requests"): fail over, and the seat stays first
  * for everything else; `none` — the request's own fault (any other 4xx): the

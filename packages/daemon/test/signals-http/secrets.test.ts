@@ -8,8 +8,8 @@ import { LineClient } from '../control/line-client.js';
 import { controlSnapshot } from './support.js';
 
 /**
- * No seat key in any signal, event, decision, log line or response body
- * (spec/signals.md "Provenance"), even when a provider echoes the key it was
+ * No seat key in any signal, event, decision, log line or response body,
+ * even when a provider echoes the key it was
  * sent inside its error message — in the Anthropic and OpenAI error shapes,
  * as an HTTP error and as an error inside a 200. Each answer below really
  * carries the key (checked), and the test reads everything a person or an

@@ -9,7 +9,7 @@ import { anthropicClient } from './sdk.js';
 import { attemptsOf, controlProbe, controlSnapshot, stateEvents } from './support.js';
 
 /**
- * An error event later in a stream (spec/signals.md "Errors inside a 2xx"):
+ * An error event later in a stream:
  * bytes already reached the agent, so there is no fail-over — the agent gets
  * the upstream's error event as sent and the stream ends as the upstream
  * ends it — but the attempt is no success: outcome `stream_error`, evidence

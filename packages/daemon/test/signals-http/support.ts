@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the signal tests over real HTTP (spec/signals.md): the
+ * Shared pieces of the signal tests over real HTTP: the
  * control socket's `snapshot` and `status` as a person's tools read them,
  * provider answers written byte for byte, and the time values providers put
  * in their headers, made relative to the real clock the daemon runs on.
@@ -24,7 +24,7 @@ async function control<T>(t: TestDaemon, cmd: string, args: Record<string, unkno
 
 export const controlSnapshot = (t: TestDaemon): Promise<Snapshot> => control<Snapshot>(t, 'snapshot');
 export const controlStatus = (t: TestDaemon): Promise<StatusSummary> => control<StatusSummary>(t, 'status');
-/** `probe`: the seat's open breakers become probe-ready now (spec/protocol-v2.md), so a test need not wait out a deadline it is not about. */
+/** `probe`: the seat's open breakers become probe-ready now, so a test need not wait out a deadline it is not about. */
 export const controlProbe = (t: TestDaemon, seat: string): Promise<{ made_ready: number }> => control(t, 'probe', { seat });
 
 /** An answer exactly as a provider writes it: the body is sent as given, not re-serialized. */

@@ -6,7 +6,7 @@ import { openai } from '../signals/fixtures.js';
 import { answer, ask, attemptsOf, controlSnapshot, controlStatus, epochSecondsIn, rfc3339In } from './support.js';
 
 /**
- * Usage windows (spec/signals.md "Usage windows"): from every answer's
+ * Usage windows: from every answer's
  * headers — a 2xx or not — the daemon keeps per seat the last windows the
  * provider reported, merged by name, and the snapshot's `seats[].usage`
  * shows them. Seen, never acted on: a window above 100% reorders nothing.

@@ -14,7 +14,7 @@ import {
   unifiedRejected,
 } from './fixtures.js';
 
-/** spec/signals.md "Classification", Anthropic family: every rule, in order. */
+/** The classification of Anthropic-family answers: every rule, in order. */
 
 function signal(status: number, type: string | null, message: string | null, extra: Partial<Signal> = {}): Signal {
   return { status, type, code: null, header: null, message, ...extra };

@@ -4,7 +4,7 @@ import type { Evidence } from '../../src/signals/evidence.js';
 import { classify } from './classify-support.js';
 import { CODEX_HEADERS, type Headers, JSON_TYPE, MAX_COOLDOWN_MS, NOW, openai, openaiLimits, openrouter, SEAT_KEY } from './fixtures.js';
 
-/** spec/signals.md "Classification", OpenAI family: every rule, in order. */
+/** The classification of OpenAI-family answers: every rule, in order. */
 
 function signal(status: number, type: string | null, code: string | null, message: string | null, header: string | null = null): Signal {
   return { status, type, code, header, message };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rateLimitWait } from '../../src/signals/deadlines.js';
 import { anthropicLimits, NOW, openaiLimits } from './fixtures.js';
 
-/** spec/signals.md "Deadlines", `rate_limit`: Retry-After first, then the reset headers. */
+/** A `rate_limit` deadline: Retry-After first, then the reset headers. */
 
 const at = (ms: number) => new Date(NOW + ms).toISOString();
 

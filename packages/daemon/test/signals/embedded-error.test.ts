@@ -5,7 +5,7 @@ import type { Classified } from '../../src/signals/classify.js';
 import { classifyEmbedded, type FirstChunkVerdict } from '../../src/signals/embedded-error.js';
 import { anthropicStream, buf, type Headers, LIMITS, NOW, openrouter, SEAT_KEY, SECRETS } from './fixtures.js';
 
-/** spec/signals.md "Errors inside a 2xx", decided on the first body chunk. */
+/** Errors inside a 2xx, decided on the first body chunk. */
 
 const SSE: Headers = { 'content-type': 'text/event-stream; charset=utf-8' };
 const JSON_TYPE: Headers = { 'content-type': 'application/json' };

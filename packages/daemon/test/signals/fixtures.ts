@@ -1,7 +1,7 @@
 /**
- * Upstream answers as real providers send them (spec/signals.md and
- * reference/provider-signals.md, where each is cited). Bodies quoted there
- * are copied exactly; where the reference gives only the shape (a message
+ * Upstream answers as real providers send them, from the providers' own
+ * documentation and issue threads. Bodies quoted there are copied exactly;
+ * where a source gives only the shape (a message
  * cut with "…", a code without its body), the wording is marked "shape only".
  */
 
@@ -59,7 +59,7 @@ export const anthropic = {
 export const UNIFIED_RESET = '1764590000';
 export const UNIFIED_RESET_MS = 1_764_590_000_000;
 
-/** A Claude subscription that used its window: spec/signals.md, subrouter#24, better-ccflare tests. */
+/** A Claude subscription that used its window (as subrouter#24 and better-ccflare's tests quote it). */
 export function unifiedRejected(claim: string, status = 'rejected'): Headers {
   return {
     'content-type': 'application/json',

@@ -4,7 +4,7 @@ import type { Evidence } from '../../src/signals/evidence.js';
 import { answerToRelay } from '../../src/signals/rank-failures.js';
 import { NOW } from './fixtures.js';
 
-/** spec/signals.md "The answer when every attempt failed". */
+/** The answer the agent gets when every attempt failed. */
 
 const S: Signal = { status: 500, type: null, code: null, header: null, message: null };
 const credit: Evidence = { class: 'credit', signal: S };

@@ -3,7 +3,7 @@ import { plainText, redact } from '../../src/signals/plain-text.js';
 import { buildSignal } from '../../src/signals/signal.js';
 import type { UpstreamError } from '../../src/signals/upstream-error.js';
 
-/** spec/signals.md "Provenance: the signal". */
+/** The provenance of an answer: the signal, as people read it. */
 
 function error(fields: Partial<UpstreamError>): UpstreamError {
   return {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { StreamErrorScan, scannable } from '../../src/signals/stream-error-scan.js';
 import { anthropicStream, buf, openaiStream } from './fixtures.js';
 
-/** spec/signals.md "Errors inside a 2xx": an error event later in a served stream, found chunk by chunk. */
+/** An error event later in a served stream, found chunk by chunk. */
 
 /** Feeds the pieces in order; true when any of them showed an error marker. */
 function scan(family: Family, pieces: readonly string[]): boolean {

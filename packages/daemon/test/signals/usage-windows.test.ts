@@ -4,7 +4,7 @@ import { mergeUsage } from '../../src/signals/merge-usage.js';
 import { usageWindows } from '../../src/signals/usage-windows.js';
 import { anthropicLimits, CODEX_HEADERS, NOW, openaiLimits, UNIFIED_RESET_MS, unifiedRejected } from './fixtures.js';
 
-/** spec/signals.md "Usage windows": what each provider reports, read from every answer. */
+/** Usage windows: what each provider reports, read from every answer. */
 
 const byName = (windows: UsageWindow[]) => [...windows].sort((a, b) => a.name.localeCompare(b.name));
 

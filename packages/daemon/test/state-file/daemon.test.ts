@@ -8,7 +8,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/test-daemon.js';
 import { controlLines } from '../helpers/control-lines.js';
 
 /**
- * `influence.state_file` in a running daemon (spec/lanes.md): changes reach
+ * `influence.state_file` in a running daemon: changes reach
  * the file while it runs, a new daemon starts from it, an unusable file is
  * set aside with one line. Real daemons, real upstreams, a real file system.
  */

@@ -9,8 +9,8 @@ import { type ServeConfig, type Served, serve, stateFileLines, writeConfig } fro
 
 /**
  * `kill -9` at a random moment during a burst of trips never leaves a state
- * file that fails to load (spec/lanes.md: written to a temporary file and
- * renamed over the old one). Each run starts `routeplane serve` on the file
+ * file that fails to load (it is written to a temporary file and renamed
+ * over the old one). Each run starts `routeplane serve` on the file
  * the previous run's kill left, so every start is also a load by the daemon
  * itself. ROUTEPLANE_KILL_RUNS sets the number of runs (the acceptance asks
  * for 50; `pnpm test` runs a few to stay within its time).

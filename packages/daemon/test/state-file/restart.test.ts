@@ -7,8 +7,8 @@ import { requireBuiltCli, tempHomeFor } from '../helpers/cli-process.js';
 import { seatKey, type ServeConfig, type Served, serve, stateFileLines, stop, writeConfig } from './served.js';
 
 /**
- * `influence.state_file` across a real restart of `routeplane serve`
- * (spec/lanes.md "State that survives a restart"): one breaker of every kind
+ * `influence.state_file` across a real restart of `routeplane serve`:
+ * one breaker of every kind
  * and scope, SIGTERM, start again — the snapshot's breakers are what they
  * were, minus what the rules drop when the config changed.
  */

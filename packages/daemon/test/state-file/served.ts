@@ -82,8 +82,8 @@ export async function serve(home: string, config: string, seats: readonly ServeS
 
 /**
  * `serve`'s stderr lines once it has said what it restored: the start lines
- * (config, socket, store …) end with `restored N breaker(s) from PATH`
- * (spec/lanes.md); a state file set aside is said before them.
+ * (config, socket, store …) end with `restored N breaker(s) from PATH`;
+ * a state file set aside is said before them.
  */
 export async function startLines(served: Served): Promise<string[]> {
   await served.cli.until(() => /^restored \d+ breaker\(s\) from .*\n/m.test(served.cli.stderr), 'the restored line');

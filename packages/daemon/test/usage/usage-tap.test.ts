@@ -26,7 +26,7 @@ const anthropicStream = [
   'event: message_stop\ndata: {"type":"message_stop"}\n\n',
 ].join('');
 
-describe('usage from a served body (spec/cli-daemon.md)', () => {
+describe('usage from a served body', () => {
   it.each([64, 1000, 16_384, 1 << 20])('Anthropic stream: message_start and message_delta, in %i-byte chunks', (size) => {
     expect(read(chunks(anthropicStream, size))).toEqual({
       input_tokens: 2100,

@@ -1,11 +1,11 @@
 /**
- * The Breaker object of protocol v2 (spec/protocol-v2.md): every kind of
+ * The Breaker object of protocol v2: every kind of
  * evidence the daemon holds against a seat, a target or a provider, in one
  * shape. The daemon's engine keeps these, the socket streams them, and the
  * monitor renders them; the rules that read them live beside them.
  */
 
-/** What the evidence was (spec/signals.md "Evidence classes"). */
+/** What the evidence was. */
 export type BreakerKind = 'credit' | 'quota' | 'rate_limit' | 'errors' | 'key_rejected';
 
 /** What it covers: every model of a seat, one model on one seat, or one model on every seat of an upstream. */
@@ -18,7 +18,7 @@ export type BreakerCover = 'seat' | 'model' | 'provider';
  */
 export type BreakerPhase = 'open' | 'probe_ready' | 'probing';
 
-/** What an upstream said, as people read it (spec/signals.md "Provenance"). Redacted of every secret. */
+/** What an upstream said, as people read it. Redacted of every secret. */
 export interface Signal {
   /** the HTTP status (the embedded code for errors inside a 2xx) */
   status: number | null;

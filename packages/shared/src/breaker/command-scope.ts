@@ -2,7 +2,7 @@ import { type Breaker, TRIP_REASON_ORDER, tripReason } from './breaker.js';
 
 /**
  * Which breakers a person's command names: `reset` and `probe` of a seat, or
- * of one target on it (SPEC.md "Reset", spec/protocol-v2.md `probe`). The
+ * of one target on it. The
  * daemon acts on exactly these and `top` asks about exactly these, so a
  * confirm never promises what the daemon will not do, nor says "nothing to
  * reset" where the daemon would clear something. Pure.

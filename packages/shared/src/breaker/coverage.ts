@@ -4,7 +4,7 @@ import { type Breaker, breakerKey } from './breaker.js';
 export interface TargetIdentity {
   seat: string;
   model: string;
-  /** the seat's upstream id (`upstreamIds`): seats that share it share a provider layer (spec/lanes.md) */
+  /** the seat's upstream id (`upstreamIds`): seats that share it share a provider layer */
   upstream: string;
 }
 
@@ -19,7 +19,7 @@ export interface UpstreamSeat {
  * Each seat's upstream id, as breaker keys and `Breaker.upstream` carry it,
  * computed from the whole seat list. Seats share a provider layer when they
  * have the same provider and the same base URL compared without a trailing
- * `/` (spec/lanes.md). The id is that URL (the v2 key format,
+ * `/`. The id is that URL (the v2 key format,
  * `errors:provider:<url>/<model>`); only when seats of more than one
  * provider use one URL (a gateway serving both families) is it qualified as
  * `<url>#<provider>`, so an anthropic and an openai seat there never share

@@ -8,7 +8,7 @@ import { entryState } from './target-state.js';
 /**
  * The snapshot's `routes[].chain` from the configured chains and the active
  * breakers: what the daemon answers and what the monitor recomputes after
- * each breaker event, with the same rules (spec/protocol-v2.md). Pure.
+ * each breaker event, with the same rules. Pure.
  */
 
 /** A configured chain entry: where it sits and what it weighs. */

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { type Breaker, type BreakerKind, type BreakerSubject, breakerKey, type Signal } from './breaker.js';
 
 /**
- * What `influence.state_file` holds (spec/lanes.md "State that survives a
- * restart"): every active breaker as the Breaker object of protocol v2, and
+ * What `influence.state_file` holds: every active breaker as the Breaker object of protocol v2, and
  * every non-zero streak of model errors, stamped with a format version so a
  * later format can be told apart. Parsed strictly: a file that is not
  * exactly what a daemon writes is set aside, never half-read.
@@ -24,7 +23,7 @@ export const signalSchema = z.strictObject({
   message: z.string().nullable(),
 }) satisfies z.ZodType<Signal>;
 
-/** Which kinds a breaker of each cover can be (spec/signals.md "Evidence classes", spec/lanes.md). */
+/** Which kinds a breaker of each cover can be. */
 const KINDS_OF_COVER: Record<Breaker['scope'], readonly BreakerKind[]> = {
   seat: ['credit', 'key_rejected', 'quota', 'rate_limit'],
   model: ['quota', 'errors'],
@@ -79,7 +78,7 @@ export const breakerSchema = z
     if (b.key !== key) ctx.addIssue({ code: 'custom', path: ['key'], message: `does not match its breaker (expected "${key}")` });
   }) satisfies z.ZodType<Breaker>;
 
-/** A streak of model errors: one target's (the seed's) or one provider model's across its seats (spec/lanes.md). */
+/** A streak of model errors: one target's or one provider model's across its seats. */
 export const savedStreakSchema = z.discriminatedUnion('scope', [
   z.strictObject({
     scope: z.literal('model'),

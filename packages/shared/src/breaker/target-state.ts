@@ -2,7 +2,7 @@ import { type Breaker, TRIP_REASON_ORDER, type TripReason, tripReason } from './
 
 /**
  * What a chain entry is, now: the one rule that turns breakers into a
- * target's state (spec/protocol-v2.md "One copy of the rules"). The daemon's
+ * target's state. The daemon's
  * engine routes by it and the monitor shows it; neither keeps another copy.
  *
  * - no breaker covers it → `healthy`;

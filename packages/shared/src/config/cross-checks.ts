@@ -14,7 +14,7 @@ export function crossCheck(config: ConfigView): RawIssue[] {
     ...chainSeatsDeclared(config),
     ...cooldownFloor(config),
     ...tokenOffLoopback(config),
-    // The policy checks (spec/policy.md: an alias equal to a route name, …) live in
+    // The policy checks (an alias equal to a route name, …) live in
     // policy-checks.ts and join in load.ts once the schema passed: they read its defaults.
   ];
 }
@@ -64,7 +64,7 @@ function cooldownFloor(config: ConfigView): RawIssue[] {
 function tokenOffLoopback(config: ConfigView): RawIssue[] {
   const listen = config.server?.listen;
   if (listen === undefined || config.server?.auth_token_env !== null) return [];
-  // agents carry tokens of their own (spec/policy.md): with them, every request needs one
+  // agents carry tokens of their own: with them, every request needs one
   if ((config.server.agents?.length ?? 0) > 0) return [];
   const host = listen.slice(0, listen.lastIndexOf(':'));
   if (isLoopback(host)) return [];

@@ -13,20 +13,25 @@ export function envCheck(config: ConfigView, env: Env): RawIssue[] {
     // a passthrough or no-key seat never reads it (seat-checks.ts says to remove it)
     const readsKey = seat?.auth !== 'passthrough' && seat?.auth !== 'none';
     if (readsKey && unset(seat?.api_key_env)) {
-      issues.push({ path: ['seats', i, 'api_key_env'], message: `environment variable ${seat.api_key_env} is not set` });
+      issues.push(unsetIssue(['seats', i, 'api_key_env'], seat.api_key_env));
     }
     for (const [name, value] of Object.entries(seat?.headers ?? {})) {
       const from = typeof value === 'object' ? value.env : undefined;
-      if (unset(from)) issues.push({ path: ['seats', i, 'headers', name, 'env'], message: `environment variable ${from} is not set` });
+      if (unset(from)) issues.push(unsetIssue(['seats', i, 'headers', name, 'env'], from));
     }
   });
   const tokenEnv = config.server?.auth_token_env;
-  if (unset(tokenEnv)) issues.push({ path: ['server', 'auth_token_env'], message: `environment variable ${tokenEnv} is not set` });
+  if (unset(tokenEnv)) issues.push(unsetIssue(['server', 'auth_token_env'], tokenEnv));
   issues.push(...agentTokens(config, env));
   return issues;
 }
 
-/** spec/policy.md "Agents": each token_env must be set, and no two agents may share a token. */
+/** `environment variable NAME is not set`, marked as such for the words a reload adds. */
+export function unsetIssue(path: PropertyKey[], name: string): RawIssue {
+  return { path, message: `environment variable ${name} is not set`, unsetVariable: name };
+}
+
+/** Each agent's token_env must be set, and no two agents may share a token. */
 function agentTokens(config: ConfigView, env: Env): RawIssue[] {
   const issues: RawIssue[] = [];
   const holderOf = new Map<string, string>();
@@ -39,7 +44,7 @@ function agentTokens(config: ConfigView, env: Env): RawIssue[] {
     const path = ['server', 'agents', i, 'token_env'];
     const token = env[name];
     if (!token) {
-      issues.push({ path, message: `environment variable ${name} is not set` });
+      issues.push(unsetIssue(path, name));
       return;
     }
     const holder = holderOf.get(token);

@@ -27,7 +27,7 @@ export type { Env } from './env.js';
 /** The command that writes a starter config, named wherever a config is missing. */
 export const CONFIG_INIT_COMMAND = 'routeplane config init';
 
-/** Where the config is looked for, in order (spec "Configuration"). */
+/** Where the config is looked for, in order. */
 export function configCandidates(explicit: string | undefined, env: Env = process.env, cwd = process.cwd()): string[] {
   if (explicit) return [resolve(cwd, explicit)];
   if (env.ROUTEPLANE_CONFIG) return [resolve(cwd, env.ROUTEPLANE_CONFIG)];

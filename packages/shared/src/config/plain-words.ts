@@ -16,6 +16,7 @@ export function plainWords(issue: z.core.$ZodRawIssue): string {
     case 'too_big':
       return tooBig(issue.origin, Number(issue.maximum), issue.inclusive !== false, issue.exact === true);
     case 'invalid_value':
+      if (issue.input === undefined) return requiredOneOf(issue.values);
       return `expected ${oneOf(issue.values.map(valueWords))}, got ${valueWords(issue.input)}`;
     case 'invalid_format':
       return invalidFormat(issue);
@@ -29,6 +30,7 @@ export function plainWords(issue: z.core.$ZodRawIssue): string {
         const key = 'discriminator' in issue ? issue.discriminator : undefined;
         const input = issue.input as Record<string, unknown> | undefined;
         const got = typeof key === 'string' && typeof input === 'object' && input !== null ? input[key] : issue.input;
+        if (got === undefined) return requiredOneOf(issue.options);
         return `expected ${oneOf(issue.options.map(valueWords))}, got ${valueWords(got)}`;
       }
       return invalidUnion(issue.errors, issue.input);
@@ -81,6 +83,15 @@ export function valueWords(value: unknown): string {
     default:
       return typeof value;
   }
+}
+
+/**
+ * A key with a fixed set of values that was left out: `is required (one of
+ * anthropic, openai)`. Missing is not a wrong value, so no `got nothing`;
+ * the values are shown as they are written in YAML, unquoted.
+ */
+function requiredOneOf(values: readonly unknown[]): string {
+  return `is required (one of ${values.map((v) => (typeof v === 'string' ? v : valueWords(v))).join(', ')})`;
 }
 
 function oneOf(words: string[]): string {

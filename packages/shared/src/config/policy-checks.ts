@@ -2,12 +2,12 @@ import type { Config } from './schema.js';
 import type { RawIssue } from './yaml-document.js';
 
 /**
- * Cross-checks of the routing-policy keys (spec/policy.md) that one key's
+ * Cross-checks of the routing-policy keys that one key's
  * schema cannot see. Ranges (max_attempts 1–5, backoff_ms 50–10000,
  * weight ≥ 0, cost ≥ 0) are the schema's.
  */
 
-/** The agent id `server.auth_token_env` stands for (spec/policy.md "Agents"). */
+/** The agent id `server.auth_token_env` stands for. */
 export const DEFAULT_AGENT_ID = 'default';
 
 export function policyChecks(config: Config): RawIssue[] {

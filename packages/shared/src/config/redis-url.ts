@@ -1,5 +1,5 @@
 /**
- * `influence.shared.redis_url` read once (spec/shared-state.md): `redis://`
+ * `influence.shared.redis_url` read once: `redis://`
  * or `rediss://` (TLS), a host, a port (6379 when absent) and a database
  * number (the path, 0 when absent). A user name may be given; a password may
  * not — it lives in the variable `password_env` names, so the URL can be

@@ -28,7 +28,7 @@ export const providerSchema = z.enum(['anthropic', 'openai']);
 
 export const laneSchema = z.enum(['foreground', 'background']);
 
-/** An agent identity with its own token, scopes and default lane (spec/policy.md "Agents"). */
+/** An agent identity with its own token, scopes and default lane. */
 export const agentSchema = z.strictObject({
   id: seatId,
   token_env: envVarName,
@@ -107,7 +107,7 @@ export const seatSchema = z.strictObject({
   api_key_env: envVarName.optional(),
   api_path: apiPath.default('/v1'),
   headers: z.record(z.string(), seatHeaderValueSchema).default({}),
-  /** the last slice of the seat's usage window kept for foreground work (spec/lanes.md "Reserve") */
+  /** the last slice of the seat's usage window kept for foreground work */
   reserve_pct: z.number().min(0).max(99).default(0),
   /** `avoid`: an answer billed past the plan trips the seat's quota breaker until the plan resets */
   extra_usage: z.enum(['allow', 'avoid']).default('allow'),
@@ -118,7 +118,7 @@ export const seatSchema = z.strictObject({
 export const targetRefSchema = z.strictObject({
   seat: seatId,
   model: z.string().min(1),
-  /** spec/policy.md: ≥ 0, 0 drains the target */
+  /** a share of sessions under `balance: spread`; 0 drains the target */
   weight: z.number().min(0).default(1),
   /** declared price, for `balance: cost` */
   cost_per_mtok: z.number().min(0).nullable().default(null),
@@ -131,7 +131,7 @@ export const balanceSchema = z.enum(['ordered', 'spread', 'cost', 'latency', 'dr
 /** What a retry may follow: a 429, a model error with a status, a timeout or a dropped connection. */
 export const retryOnSchema = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.enum(['429', '5xx', 'timeout']));
 
-/** Retries within a target (spec/policy.md "Retries within a target"). */
+/** Retries within a target. */
 export const retrySchema = z.strictObject({
   max_attempts: z.number().int().min(1).max(5).default(1),
   retry_on: z.array(retryOnSchema).default(['429', '5xx', 'timeout']),
@@ -148,7 +148,7 @@ export const routeSchema = z.strictObject({
   chain: z.array(targetRefSchema).min(1, 'a chain needs at least one target'),
 });
 
-/** Breakers shared by several daemons through Redis (spec/shared-state.md). */
+/** Breakers shared by several daemons through Redis. */
 export const sharedStoreSchema = z.strictObject({
   redis_url: z.string().min(1).default('redis://127.0.0.1:6379/0'),
   password_env: envVarName.nullable().default(null),
@@ -165,9 +165,9 @@ export const influenceSchema = z
     window_secs: z.number().positive().default(300),
     /** the longest a provider's stated reset may hold a quota breaker open (7 days) */
     max_quota_secs: z.number().positive().default(604_800),
-    /** a 401/403 from a seat trips it like an empty account (spec/signals.md "A rejected key") */
+    /** a 401/403 from a seat trips it like an empty account */
     trip_on_rejected_key: z.boolean().default(true),
-    /** where breakers are kept across restarts (spec/lanes.md); null: a restart clears them */
+    /** where breakers are kept across restarts; null: a restart clears them */
     state_file: z.string().min(1).nullable().default(null),
     shared: sharedStoreSchema.nullable().default(null),
   })
@@ -197,7 +197,7 @@ export const configSchema = z.strictObject({
   timeouts: timeoutsSchema,
   seats: z.array(seatSchema).min(1, 'declare at least one seat'),
   routes: z.array(routeSchema).min(1, 'declare at least one route'),
-  /** requested model → route or alias; names may hold `*` (spec/policy.md "Aliases") */
+  /** requested model → route or alias; names may hold `*` */
   aliases: z.record(z.string().min(1), z.string().min(1)).default({}),
   influence: influenceSchema,
   currency: currencySchema.default('USD'),

@@ -1,10 +1,11 @@
 import type { Env } from './env.js';
+import { unsetIssue } from './env-checks.js';
 import { readRedisUrl } from './redis-url.js';
 import type { Config } from './schema.js';
 import type { RawIssue } from './yaml-document.js';
 
 /**
- * Cross-checks of `influence.shared` (spec/shared-state.md) that one key's
+ * Cross-checks of `influence.shared` that one key's
  * schema cannot see. No message ever repeats the URL or a password.
  */
 export function sharedChecks(config: Config): RawIssue[] {
@@ -26,5 +27,5 @@ export function sharedChecks(config: Config): RawIssue[] {
 export function sharedEnvChecks(config: Config, env: Env): RawIssue[] {
   const name = config.influence.shared?.password_env ?? null;
   if (name === null || env[name]) return [];
-  return [{ path: ['influence', 'shared', 'password_env'], message: `environment variable ${name} is not set` }];
+  return [unsetIssue(['influence', 'shared', 'password_env'], name)];
 }

@@ -52,7 +52,7 @@ function repeatedTargets(config: ConfigView): RawIssue[] {
 }
 
 /**
- * spec/policy.md "Agents": with agents listed, only their tokens are accepted
+ * With agents listed, only their tokens are accepted
  * (plus `auth_token_env`'s, which may use every route). A route outside every
  * agent's allow/deny can never be used.
  */

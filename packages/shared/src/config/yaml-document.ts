@@ -1,8 +1,10 @@
-import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, type Document, type ErrorCode, type YAMLError } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, type Document, type ErrorCode } from 'yaml';
 import type { z } from 'zod';
-import { closestWord } from './closest-word.js';
 import { plainWords } from './plain-words.js';
-import { knownKeysAt } from './schema-walk.js';
+import { unknownKeyMessage } from './unknown-key.js';
+import { YAML_ERROR_WORDS, yamlErrorWords } from './yaml-error-words.js';
+
+export { YAML_ERROR_WORDS } from './yaml-error-words.js';
 
 /** One problem in a YAML file, printed as `FILE: path.to.key: message (line N)`. */
 export interface ConfigIssue {
@@ -11,12 +13,15 @@ export interface ConfigIssue {
   path: string;
   message: string;
   line?: number;
+  /** the environment variable this problem is about, when it is one the config names that is not set */
+  unsetVariable?: string;
 }
 
 /** A problem found after the schema: a path into the document and what is wrong there. */
 export interface RawIssue {
   path: PropertyKey[];
   message: string;
+  unsetVariable?: string;
 }
 
 export type LineFor = (path: PropertyKey[]) => number | undefined;
@@ -41,10 +46,18 @@ export function readYamlDocument(text: string, file: string): YamlRead {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      issues: doc.errors.map((e) => ({ file, path: '', message: `invalid YAML: ${yamlErrorWords(e)}`, line: e.linePos?.[0]?.line })),
-    };
+    const lines = text.split(/\r?\n/);
+    const issues: ConfigIssue[] = [];
+    let indentationSaid = false;
+    for (const error of doc.errors) {
+      const { message, line, indentation } = yamlErrorWords(error, lines);
+      // One mistake often trips several of the library's rules: said once per line. A line out
+      // of its column throws the lines below it off too: the first one is the one to fix.
+      if (issues.some((issue) => issue.line === line) || (indentation && indentationSaid)) continue;
+      indentationSaid ||= indentation;
+      issues.push({ file, path: '', message: `invalid YAML: ${message}`, line });
+    }
+    return { ok: false, issues };
   }
   let raw: unknown;
   try {
@@ -55,41 +68,6 @@ export function readYamlDocument(text: string, file: string): YamlRead {
     return { ok: false, issues: [{ file, path: '', message: `invalid YAML: ${YAML_ERROR_WORDS[code]}` }] };
   }
   return { ok: true, raw, lineFor: (path) => lineOf(doc, lineCounter, path) };
-}
-
-/**
- * The YAML library's errors in plain words, one per kind it can report (its
- * own sentences speak of tokens and flow collections). The line is given
- * beside the message.
- */
-export const YAML_ERROR_WORDS: Record<ErrorCode, string> = {
-  ALIAS_PROPS: 'an alias (*name) cannot carry a tag or an anchor',
-  BAD_ALIAS: 'an alias (*name) names no anchor (&name) above it',
-  BAD_COLLECTION_TYPE: 'a tag (!name) does not fit the value it is on',
-  BAD_DIRECTIVE: 'a % directive is not understood',
-  BAD_DQ_ESCAPE: 'a backslash escape in a "double-quoted" string is not valid',
-  BAD_INDENT: 'this line is not indented like the lines around it',
-  BAD_PROP_ORDER: 'an anchor (&) or tag (!) is not where YAML allows one',
-  BAD_SCALAR_START: 'a value starts with a character YAML reserves (put the value in quotes)',
-  BLOCK_AS_IMPLICIT_KEY: 'a key is not where YAML expects one (a missing ":" or a line indented too far?)',
-  BLOCK_IN_FLOW: 'indented lines inside [ ] or { } (write that value on one line, or without brackets)',
-  DUPLICATE_KEY: 'the same key appears twice in one mapping',
-  IMPOSSIBLE: 'this part of the file cannot be read as YAML',
-  KEY_OVER_1024_CHARS: 'a key is longer than 1024 characters',
-  MISSING_CHAR: 'a closing quote or bracket, or a "," or ":" between entries, is missing',
-  MULTILINE_IMPLICIT_KEY: 'a key is not where YAML expects one (a missing ":" or a line indented too far?)',
-  MULTIPLE_ANCHORS: 'a value has two anchors (&name)',
-  MULTIPLE_DOCS: 'the file holds more than one YAML document (---): a config is one',
-  MULTIPLE_TAGS: 'a value has two tags (!name)',
-  NON_STRING_KEY: 'a key must be plain text',
-  RESOURCE_EXHAUSTION: 'aliases (*name) repeat or nest too deeply to read',
-  TAB_AS_INDENT: 'a tab is used to indent (YAML indents with spaces)',
-  TAG_RESOLVE_FAILED: 'a tag (!name) is not understood',
-  UNEXPECTED_TOKEN: 'a character is not where YAML allows it (an unclosed or stray bracket, quote or ":"?)',
-};
-
-function yamlErrorWords(error: YAMLError): string {
-  return YAML_ERROR_WORDS[error.code];
 }
 
 /**
@@ -117,12 +95,9 @@ export function validateWithSchema<S extends z.ZodType>(
   const issues: ConfigIssue[] = [];
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      const known = knownKeysAt(schema, issue.path);
       for (const key of issue.keys) {
         const path = [...issue.path, key];
-        const meant = closestWord(key, known);
-        const message = meant === null ? 'unknown key' : `unknown key (did you mean ${meant}?)`;
-        issues.push({ file, path: dottedPath(path), message, line: lineFor(path) });
+        issues.push({ file, path: dottedPath(path), message: unknownKeyMessage(schema, issue.path, key), line: lineFor(path) });
       }
       continue;
     }
@@ -132,7 +107,13 @@ export function validateWithSchema<S extends z.ZodType>(
 }
 
 export function locateIssues(issues: RawIssue[], file: string, lineFor: LineFor = () => undefined): ConfigIssue[] {
-  return issues.map((i) => ({ file, path: dottedPath(i.path), message: i.message, line: lineFor(i.path) }));
+  return issues.map((i) => ({
+    file,
+    path: dottedPath(i.path),
+    message: i.message,
+    line: lineFor(i.path),
+    ...(i.unsetVariable === undefined ? {} : { unsetVariable: i.unsetVariable }),
+  }));
 }
 
 /** `['seats', 0, 'id']` → `seats[0].id` */

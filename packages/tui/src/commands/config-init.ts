@@ -42,10 +42,11 @@ function runConfigInit(opts: { path?: string }): number {
     throw new CliError(`routeplane: cannot write ${file}: ${code ?? (err as Error).message}`, EXIT_FAILURE);
   }
   const variables = keyVariables(text);
+  // the daemon's environment is fixed when it starts: a file it reads (and reloads) is where keys belong
   process.stdout.write(
     `wrote ${file}\n` +
-      `next: export the key variables it names (${variables.join(', ')}), edit the seats and routes to yours, then\n` +
-      `  routeplane config check${opts.path ? ` --config ${file}` : ''}\n`,
+      `next: edit the seats and routes to yours, put the keys they name (${variables.join(', ')}) in a file of NAME=value lines, then\n` +
+      `  routeplane config check${opts.path ? ` --config ${file}` : ''} --env-file FILE\n`,
   );
   return 0;
 }

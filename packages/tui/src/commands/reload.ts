@@ -5,8 +5,8 @@ import { EXIT_BAD_INPUT } from '../output/errors.js';
 import { type ClientOptions, withClientOptions, withDaemon } from './client-options.js';
 
 /**
- * `routeplane reload`: the running daemon re-reads its config file (spec/lanes.md
- * "Live reload"). Exit 0 when applied, 2 on any refusal, with the daemon's reasons.
+ * `routeplane reload`: the running daemon re-reads its config file (and its
+ * env file). Exit 0 when applied, 2 on any refusal, with the daemon's reasons.
  */
 export function registerReload(program: Command): void {
   withClientOptions(program.command('reload').description("re-read the running daemon's config file (like SIGHUP)")).action(

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { type Config, formatIssue, formatWarning, loadConfig, readRedisUrl } from '@routeplane/shared';
+import { resolve } from 'node:path';
+import { type Config, environmentWith, formatIssue, formatWarning, loadConfig, readRedisUrl } from '@routeplane/shared';
 import type { RunningDaemon } from '@routeplane/daemon';
 import { EXIT_BAD_INPUT, EXIT_FAILURE } from '../output/errors.js';
 import { ServeLog, type ServeLogFormat } from '../output/serve-log.js';
@@ -8,6 +9,7 @@ import { afterMs } from '../output/transition-printer.js';
 
 interface ServeOptions {
   config?: string;
+  envFile?: string;
   log: ServeLogFormat;
   quiet?: boolean;
 }
@@ -22,6 +24,10 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description('run the daemon in the foreground')
     .option('--config <path>', 'routeplane.yaml to run (default: discovered)')
+    .option(
+      '--env-file <file>',
+      "variables the config names (the seats' keys), NAME=value per line, over the environment; every reload reads it again",
+    )
     .option('--log <format>', 'how stderr says what the daemon does: text, or json (NDJSON events)', logFormat, 'text')
     .option('--quiet', 'only errors on stderr')
     .action(async (opts: ServeOptions) => {
@@ -31,7 +37,13 @@ export function registerServe(program: Command): void {
 }
 
 async function runServe(opts: ServeOptions): Promise<number> {
-  const loaded = loadConfig(opts.config);
+  const envFile = opts.envFile === undefined ? null : resolve(opts.envFile);
+  const environment = environmentWith(process.env, envFile);
+  if (!environment.ok) {
+    process.stderr.write(formatIssue(environment.issue) + '\n');
+    return EXIT_BAD_INPUT;
+  }
+  const loaded = loadConfig(opts.config, environment.env);
   if (!loaded.ok) {
     for (const issue of loaded.issues) process.stderr.write(formatIssue(issue) + '\n');
     return EXIT_BAD_INPUT;
@@ -47,16 +59,21 @@ async function runServe(opts: ServeOptions): Promise<number> {
   let daemon: RunningDaemon;
   try {
     const { startDaemon } = await import('@routeplane/daemon');
-    daemon = await startDaemon(loaded.config, { log: (line, level, topic) => log.line(line, level, topic), configPath: loaded.file });
+    daemon = await startDaemon(loaded.config, {
+      log: (line, level, topic) => log.line(line, level, topic),
+      configPath: loaded.file,
+      env: process.env,
+      envFile,
+    });
   } catch (err) {
     log.line(`routeplane: cannot start: ${(err as Error).message}`, 'error');
     return EXIT_FAILURE;
   }
   process.stdout.write(`routeplane listening on ${daemon.url} (control: ${daemon.socketPath})\n`);
-  log.start(startFacts(loaded.file, loaded.config, daemon, loaded.warnings.map(formatWarning)), daemon.context.daemonId);
+  log.start(startFacts(loaded.file, envFile, loaded.config, daemon, loaded.warnings.map(formatWarning)), daemon.context.daemonId);
   const unsubscribe = daemon.context.bus.subscribe((event) => log.event(event));
 
-  // SIGHUP re-reads the config (spec/lanes.md "Live reload"); the daemon says what it did
+  // SIGHUP re-reads the config (and the env file); the daemon says what it did
   process.on('SIGHUP', () => {
     daemon.context.reload();
   });
@@ -79,9 +96,10 @@ async function runServe(opts: ServeOptions): Promise<number> {
   return 0;
 }
 
-function startFacts(file: string, config: Config, daemon: RunningDaemon, warnings: string[]): StartFacts {
+function startFacts(file: string, envFile: string | null, config: Config, daemon: RunningDaemon, warnings: string[]): StartFacts {
   return {
     configPath: file,
+    envFile,
     httpUrl: daemon.url,
     socketPath: daemon.socketPath,
     decisionLog: daemon.decisionLogPath,

@@ -18,7 +18,7 @@ interface WhyOptions extends ClientOptions {
 export const MIN_PREFIX = 8;
 
 /**
- * `routeplane why REQUEST_ID` (spec/policy.md "Explained decisions"): one
+ * `routeplane why REQUEST_ID`: one
  * decision in full, from the decision log (the rotated `.1` too), or from
  * the running daemon's recent decisions when the log is off or does not
  * have it. An id of 8 characters or more may be the start of one, when only

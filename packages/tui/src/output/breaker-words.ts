@@ -12,8 +12,7 @@ import {
  * A breaker in words, for the line printers (`status`, `serve`, `logs -f`):
  * what kind it is, what it covers, and how long it has left —
  * `probe in 41s` for a cooldown, `ends in 3s` for a rate limit,
- * `quota until 14:00 (in 2h14m)` for a quota (spec/monitor-v2.md says the
- * same to `top`). Pure: the wall clock a quota's reset is shown in comes
+ * `quota until 14:00 (in 2h14m)` for a quota (`top` says the same). Pure: the wall clock a quota's reset is shown in comes
  * from the caller.
  */
 

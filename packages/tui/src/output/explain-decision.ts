@@ -13,7 +13,7 @@ import { fit, textWidth } from './text.js';
 
 /**
  * One decision explained in full — what `routeplane why` prints and what
- * `top` shows when Enter opens a decision (spec/policy.md "routeplane why"):
+ * `top` shows when Enter opens a decision:
  *
  *   request   req-7f3a… at 14:03:07 · anthropic · streamed · client claude-cli/2.1.197
  *   route     sonnet (asked for "claude-sonnet-5")

@@ -1,8 +1,7 @@
 import { formatDuration, type InfluenceConfig, type RedisEndpoint, type StoreInfo } from '@routeplane/shared';
 
 /**
- * What `serve` says when it has started (spec/cli-daemon.md "`serve` says
- * what it does"): which file, where it listens, where the socket and the
+ * What `serve` says when it has started: which file (and env file), where it listens, where the socket and the
  * decision log are, whether influence is on, where breakers are kept.
  * Pure: facts in, lines (or one JSON object) out. No secret is among the
  * facts: the Redis URL is rebuilt from its host, port and database alone.
@@ -13,6 +12,8 @@ export type StoreFacts =
 
 export interface StartFacts {
   configPath: string;
+  /** `serve --env-file`: where the variables the config names are read, at start and by every reload */
+  envFile?: string | null;
   httpUrl: string;
   socketPath: string;
   /** null when `decision_log.path: false` */
@@ -47,6 +48,7 @@ function storeWords(store: StoreFacts): string {
 export function startLines(facts: StartFacts): string[] {
   const lines = [
     `config     ${facts.configPath}`,
+    ...(facts.envFile ? [`env file   ${facts.envFile} (read again by every reload)`] : []),
     `listening  ${facts.httpUrl}`,
     `control    ${facts.socketPath}`,
     `decisions  ${facts.decisionLog ?? 'not recorded (decision_log.path: false)'}`,
@@ -64,6 +66,7 @@ export function startEvent(facts: StartFacts, ts: number): Record<string, unknow
     type: 'start',
     ts,
     config_path: facts.configPath,
+    env_file: facts.envFile ?? null,
     http_url: facts.httpUrl,
     control_socket: facts.socketPath,
     decision_log: facts.decisionLog,

@@ -4,7 +4,7 @@ import { timeOfDay } from './time-words.js';
 
 /**
  * What the daemon did, one line each — `serve`'s stderr and `logs -f`
- * between the decisions (spec/cli-daemon.md):
+ * between the decisions:
  *
  *   14:02:11 tripped credit seat-a (402 billing_error) probe in 60s
  *   14:02:40 probing credit seat-a

@@ -39,7 +39,7 @@ export interface ExhaustedAnswer {
 /** An empty prepaid account: anthropic-sdk-typescript#618, claude-code#4207. */
 export const CREDIT_TOO_LOW: ExhaustedAnswer = { status: 400, headers: {}, body: anthropic.creditTooLow };
 
-/** A Claude subscription whose 5-hour window is used up, until `resetEpochSeconds` (spec/signals.md). */
+/** A Claude subscription whose 5-hour window is used up, until `resetEpochSeconds`. */
 export function windowUsedUp(resetEpochSeconds: number): ExhaustedAnswer {
   const reset = String(resetEpochSeconds);
   return {

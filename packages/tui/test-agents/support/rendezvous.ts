@@ -1,6 +1,6 @@
 /**
- * spec/policy.md's weighted rendezvous order, written again from the spec for
- * the agent checks: it picks session ids that land on each seat (so "both
+ * `balance: spread`'s weighted rendezvous order, written again from its rule
+ * for the agent checks: it picks session ids that land on each seat (so "both
  * seats get sessions" is arranged, not left to chance) and predicts the seat
  * the daemon must choose for a real agent's session.
  */

@@ -13,7 +13,7 @@ import {
 } from '../../../daemon/test/helpers/cli-process.js';
 
 /**
- * `routeplane breakers probe` (spec/protocol-v2.md "New command") against one
+ * `routeplane breakers probe` against one
  * `routeplane serve` started once for every case: its two lines, the
  * influence-disabled line, a missing `--seat`, an unknown seat or target.
  * Seat max-a answers 402 (a request trips its credit breaker), seat team

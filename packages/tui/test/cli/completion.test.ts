@@ -77,6 +77,16 @@ describe('routeplane completion', () => {
     }
   });
 
+  it('without a shell names the three it knows, and exits 2', async () => {
+    const result = await runCli(['completion'], isolatedEnv(h.dir), h.dir);
+    expect(result).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: 'routeplane: completion needs a shell: bash, zsh or fish (e.g. `source <(routeplane completion bash)`)\n',
+    });
+  });
+
   it('bash -n accepts the bash script', () => {
     const result = spawnSync('bash', ['-n', files.bash], { encoding: 'utf8' });
     expect(result.stderr).toBe('');

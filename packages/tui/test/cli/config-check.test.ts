@@ -68,6 +68,8 @@ describe.concurrent('routeplane config check', () => {
       `${file}: routes[1].chain[0].seat: unknown seat "nobody" (declared: max-a, team) (line 9)`,
       `${file}: influence.cooldown_secs: expected a number, got "abc" (line 10)`,
       `${file}: influence.trip_treshold: unknown key (did you mean trip_threshold?) (line 10)`,
+      // a variable that is not set may be one the daemon reads from a file
+      "routeplane: variables are read from this shell's environment; a daemon that gets them from a file (`serve --env-file FILE`) is checked with `config check --env-file FILE`",
       // the unused seat is a warning, after the errors
       `${file}: warning: seats[1].id: no route uses seat "team" (line 4)`,
     ]);

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { configSchema, parseConfig, seatAuth } from '@routeplane/shared';
+import { configSchema, loadConfig, parseConfig, seatAuth } from '@routeplane/shared';
 import { isolatedEnv, requireBuiltCli, runCli, tempHomeFor } from '../../../daemon/test/helpers/cli-process.js';
 
 beforeAll(requireBuiltCli);
@@ -24,8 +24,8 @@ describe.concurrent('routeplane config init', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(
       `wrote ${written}\n` +
-        'next: export the key variables it names (ANTHROPIC_KEY_WORK, ANTHROPIC_KEY_PERSONAL, OPENAI_API_KEY, OPENROUTER_KEY), edit the seats and routes to yours, then\n' +
-        '  routeplane config check\n',
+        'next: edit the seats and routes to yours, put the keys they name (ANTHROPIC_KEY_WORK, ANTHROPIC_KEY_PERSONAL, OPENAI_API_KEY, OPENROUTER_KEY) in a file of NAME=value lines, then\n' +
+        '  routeplane config check --env-file FILE\n',
     );
     expect(readFileSync(written, 'utf8')).toBe(TEMPLATE);
     expect(TEMPLATE).toMatch(/^# /m); // commented
@@ -39,8 +39,18 @@ describe.concurrent('routeplane config init', () => {
     const dir = tempHomeFor(test).dir;
     const result = await runCli(['config', 'init', '--path', 'conf/rp.yaml'], isolatedEnv(dir), dir);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`  routeplane config check --config ${join(dir, 'conf', 'rp.yaml')}\n`);
+    expect(result.stdout).toContain(`  routeplane config check --config ${join(dir, 'conf', 'rp.yaml')} --env-file FILE\n`);
     expect(readFileSync(join(dir, 'conf', 'rp.yaml'), 'utf8')).toBe(TEMPLATE);
+  });
+
+  it('keeps breakers across restarts in breakers.json next to the file it wrote', async (test) => {
+    const dir = tempHomeFor(test).dir;
+    const result = await runCli(['config', 'init', '--path', 'conf/rp.yaml'], isolatedEnv(dir), dir);
+    expect(result.code).toBe(0);
+    expect((parse(TEMPLATE) as { influence: { state_file: unknown } }).influence.state_file).toBe('breakers.json');
+    // read from elsewhere, as serve started in another directory reads it
+    const loaded = loadConfig(join(dir, 'conf', 'rp.yaml'), KEY_VARIABLES, '/');
+    expect(loaded.ok && loaded.config.influence).toMatchObject({ enabled: true, state_file: join(dir, 'conf', 'breakers.json') });
   });
 
   it('refuses to overwrite an existing file and leaves it as it was (exit 1)', async (test) => {
@@ -62,7 +72,7 @@ describe.concurrent('routeplane config init', () => {
     await runCli(['config', 'init', '--path', file], isolatedEnv(dir), dir);
     expect(existsSync(file)).toBe(true);
     const result = await runCli(['config', 'check', '--config', file], isolatedEnv(dir, KEY_VARIABLES), dir);
-    // `aliases` (spec/policy.md) is a v2 key: until the schema has it, it is the one thing refused
+    // `aliases` is a v2 key: until the schema has it, it is the one thing refused
     if ('aliases' in configSchema.shape) {
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(result.stdout).toBe(`✓ ${file}: valid — 4 seats, 3 routes, influence on\n`);

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { explainDecision, explainDecisionText } from '../../src/output/explain-decision.js';
 import { attempt, decision } from '../top/support/fixtures.js';
 
-/** `routeplane why` and top's Enter: one decision in full, as pure text (spec/policy.md). */
+/** `routeplane why` and top's Enter: one decision in full, as pure text. */
 const at = () => '2025-01-15 14:03:07';
 
 describe('a decision explained', () => {

@@ -1,6 +1,6 @@
 /**
- * `serve --log json` says a store change once (spec/cli-daemon.md: "the same
- * as NDJSON events instead"): the `store` event, not also the daemon's own
+ * `serve --log json` says a store change once (the same as the text log,
+ * as NDJSON events instead): the `store` event, not also the daemon's own
  * line about it. A real daemon and a real redis-server that goes away and
  * comes back; the daemon's lines and events go through serve's log as
  * `serve` wires them.

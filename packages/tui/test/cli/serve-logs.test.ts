@@ -6,7 +6,7 @@ import { type FakeUpstream, respond, startFakeUpstream } from '../../../daemon/t
 import { type CliProcess, isolatedEnv, requireBuiltCli, runCli, spawnCli, tempHome } from '../../../daemon/test/helpers/cli-process.js';
 
 /**
- * `serve` and `logs -f` over one scripted sequence (spec/cli-daemon.md):
+ * `serve` and `logs -f` over one scripted sequence:
  * trip, probe, clear, reset, a daemon restart — human lines and JSON — with
  * no secret in any line. One real `serve` process at a time over real fake
  * upstreams, two `logs -f` processes following it the whole way.

@@ -7,8 +7,7 @@ import { isolatedEnv, requireBuiltCli, runCli, tempHome } from '../../../daemon/
 beforeAll(requireBuiltCli);
 
 /**
- * `routeplane status` sums token usage per seat (spec/cli-daemon.md "Usage
- * and identity in decisions"): a few requests whose answers report usage —
+ * `routeplane status` sums token usage per seat: a few requests whose answers report usage —
  * an Anthropic message with cache counts, an OpenAI completion whose cached
  * tokens are part of its prompt tokens, one answer without usage — then
  * `status --json` and the human view.

@@ -6,7 +6,7 @@ import type { Scenario } from '../../src/demo/scenario/schema.js';
 import { behaviourAt } from '../../src/demo/scenario/timeline.js';
 import { usageAt } from '../../src/demo/scenario/usage-curve.js';
 
-/** The demo's story: scenes in words, usage curves, a spent window, and the pacing spec/cli-daemon.md asks for. */
+/** The demo's story: scenes in words, usage curves, a spent window, and a screen never idle for more than 10 s. */
 const STORY = `
 repeat_every: 60
 seats:

@@ -3,7 +3,7 @@ import { startApp, type AppHarness } from './support/app-harness.js';
 import { decision } from './support/fixtures.js';
 
 /**
- * The decision log's scroll keys as key bindings (spec/monitor-v2.md): with
+ * The decision log's scroll keys as key bindings: with
  * the log focused, `g` and Home select the oldest decision, PgDn moves the
  * selection a page down, `G` follows the newest again. The daemon's history
  * (`recent`) is 40 decisions, far more than the log's rows.

@@ -10,7 +10,7 @@ import { renderInk, type RenderedInk } from './support/render-ink.js';
 import { busyWire, DATED, feedWire } from './support/v2-wire.js';
 
 /**
- * Every element of monitor v2 (spec/monitor-v2.md) on one busy screen, fed
+ * Every element of monitor v2 on one busy screen, fed
  * by the protocol-v2 lines a daemon sends (support/v2-wire.ts), at 80×24,
  * 100×30 and 160×50, in colour and without: gauges, a quota's reset, the
  * signal in words, sparklines with failed buckets, counts named for what they

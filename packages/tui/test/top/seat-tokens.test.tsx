@@ -7,8 +7,8 @@ import { decision, troubledSnapshot } from './support/fixtures.js';
 import { seatsFrame as framed } from './support/seats-frame.js';
 
 /**
- * Tokens summed per seat on top's seat line (spec/cli-daemon.md "`status`,
- * `top` and `/metrics` sum it per seat"): the snapshot's tally, then each
+ * Tokens summed per seat on top's seat line (as `status` and `/metrics` sum
+ * them): the snapshot's tally, then each
  * later decision's usage added to its seat; shown compact (`1.2M tok`) where
  * the width leaves the breaker's detail its whole first part.
  */

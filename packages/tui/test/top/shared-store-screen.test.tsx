@@ -9,7 +9,7 @@ import { renderInk, type RenderedInk } from './support/render-ink.js';
 import { busyHello, daemonWire, feedWire, REDIS_OK } from './support/v2-wire.js';
 
 /**
- * What `top` shows of a shared store (spec/shared-state.md), fed by the
+ * What `top` shows of a shared store, fed by the
  * protocol-v2 lines a daemon sends: a degraded store said in words in the
  * header, and a target held back by another daemon's transition saying where
  * it came from (`origin`).

@@ -1,7 +1,7 @@
 /**
  * What a simulated seat answers when the scenario says it is in trouble, in
- * the exact words real providers use (spec/signals.md; the bodies and headers
- * of reference/provider-signals.md), so the demo shows what a real seat will:
+ * the exact words real providers use (their documented bodies and headers),
+ * so the demo shows what a real seat will:
  *
  * | trouble       | Anthropic                                              | OpenAI                                      |
  * |---------------|--------------------------------------------------------|---------------------------------------------|

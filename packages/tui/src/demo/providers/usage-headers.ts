@@ -2,7 +2,7 @@ import type { Family } from './signals.js';
 
 /**
  * The usage headers a seat sends on every answer, 2xx and errors alike, as
- * the real providers do (spec/signals.md "Usage windows"):
+ * the real providers do:
  * an Anthropic subscription its unified window (`anthropic-ratelimit-unified-5h-*`
  * and the overall `-status`, `-reset`, `-representative-claim`), an OpenAI
  * key its request window (`x-ratelimit-{limit,remaining,reset}-requests`,

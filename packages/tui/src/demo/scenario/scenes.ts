@@ -77,7 +77,7 @@ export function sceneWords(scene: SceneNow): string {
  * The scenario seconds, within one play, at which the screen changes for a
  * reason the story gives: a phase starts or ends, a scene starts, the story
  * replays. The longest gap between two of them is the longest a watcher may
- * wait for something to happen (spec/cli-daemon.md: at most 10 s).
+ * wait for something to happen: at most 10 s, so the screen is never idle longer.
  */
 export function longestQuiet(scenario: Scenario): number {
   const every = scenario.repeat_every;

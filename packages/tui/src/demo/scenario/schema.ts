@@ -90,7 +90,7 @@ export const scenarioSeatSchema = z.strictObject({
   timeline: z.array(phaseSchema).default([]),
 });
 
-/** What the story is at a moment, in words, for `top`'s header and the log (spec/cli-daemon.md). */
+/** What the story is at a moment, in words, for `top`'s header and the log. */
 export const sceneSchema = z.strictObject({
   /** scenario second (within each replay) it starts */
   at: z.number().nonnegative(),

@@ -5,7 +5,7 @@ import { probeArgs, type ProbeOutcome } from './probe-request.js';
 import { resetArgs, type ResetOutcome, type ResetRequest } from './reset-request.js';
 
 /**
- * Keeps the store fed from the daemon, over protocol v2 (spec/protocol-v2.md):
+ * Keeps the store fed from the daemon, over protocol v2:
  * connect → `hello` → `subscribe` → `snapshot`, all on one connection and in
  * that order, so that every event newer than the snapshot (`seq` greater than
  * its `seq`) arrives on the subscription after the snapshot reply. Events that
@@ -21,7 +21,7 @@ import { resetArgs, type ResetOutcome, type ResetRequest } from './reset-request
  * After the snapshot, `recent` brings the daemon's last decisions, so the
  * log shows its history at once (the store merges them by request id).
  *
- * Usage windows (spec/signals.md) move by `usage` events like breakers do:
+ * Usage windows move by `usage` events like breakers do:
  * no snapshot is ever asked for again on a connection but after a reload.
  *
  * When the connection ends (daemon stopped or restarted, or our queue
@@ -30,7 +30,7 @@ import { resetArgs, type ResetOutcome, type ResetRequest } from './reset-request
  * doubling to 2 s, so a restarted daemon is live again within about 2 s),
  * taking a fresh snapshot each time. With `waitFor`, a first connection that
  * finds no daemon is not a failure: the store says "waiting" and we keep
- * trying until one appears (spec/monitor-v2.md "Connection").
+ * trying until one appears.
  */
 export interface ConnectionManagerOptions {
   connect: ConnectMonitorClient;
@@ -88,7 +88,7 @@ export class ConnectionManager implements MonitorActions {
 
   /**
    * The first connection. A failure is returned, not retried (a monitor
-   * that cannot talk to its daemon says so and exits, spec "CLI"), except
+   * that cannot talk to its daemon says so and exits), except
    * that with `waitFor` finding no daemon at all means waiting for one.
    */
   async start(): Promise<StartResult> {

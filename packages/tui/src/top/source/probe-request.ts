@@ -1,5 +1,5 @@
 /**
- * The `probe` command (spec/protocol-v2.md): a seat, or one target, whose
+ * The `probe` command: a seat, or one target, whose
  * open breakers become probe-ready now. The answer comes back as a value.
  */
 export type ProbeOutcome =

@@ -14,7 +14,7 @@ import {
 } from '@routeplane/shared';
 
 /**
- * What the daemon holds, as protocol v2 says it (spec/protocol-v2.md): the
+ * What the daemon holds, as protocol v2 says it: the
  * configured routes, the seats, every active breaker by key, and the `seq`
  * of the last event all that reflects. A snapshot replaces it whole; an event
  * with a greater `seq` replaces or removes one breaker (it carries the whole
@@ -32,7 +32,7 @@ export interface DaemonModel {
   readonly breakers: ReadonlyMap<string, Breaker>;
   /**
    * breaker key → the daemon (`hostname:pid`) whose transition last changed
-   * it, from breaker events' `origin` (spec/shared-state.md). A snapshot does
+   * it, from breaker events' `origin`. A snapshot does
    * not say it: breakers known only from a snapshot have none.
    */
   readonly origins: ReadonlyMap<string, string>;

@@ -39,7 +39,7 @@ export interface SeatView {
   readonly models: readonly string[];
   /** seat-wide breakers first, then each model's (its provider layer's first), in the seat's model order */
   readonly breakers: readonly Breaker[];
-  /** the usage windows the provider last reported (spec/signals.md "Usage windows") */
+  /** the usage windows the provider last reported */
   readonly usage: SeatUsage | null;
   /** the tokens its answers reported so far; null (or absent) when the daemon does not say */
   readonly tokens?: SeatTokens | null;

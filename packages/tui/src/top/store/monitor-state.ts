@@ -7,7 +7,7 @@ import type { RouteShares } from './session-shares.js';
 
 /** What the monitor knows at one moment: the store's state, read by every panel. */
 export type ConnectionState =
-  /** no daemon yet at `path`: top waits for one to appear (spec/monitor-v2.md "Connection") */
+  /** no daemon yet at `path`: top waits for one to appear */
   | { readonly kind: 'waiting'; readonly path: string }
   | { readonly kind: 'connecting' }
   | { readonly kind: 'live'; readonly since: number }
@@ -38,7 +38,7 @@ export interface MonitorState {
   readonly seq: number;
   readonly routes: readonly RouteView[];
   readonly seats: readonly SeatView[];
-  /** where the daemon keeps breakers (spec/shared-state.md); null before a snapshot */
+  /** where the daemon keeps breakers; null before a snapshot */
   readonly store: StoreInfo | null;
   /** oldest first, at most `decisionCapacity` */
   readonly decisions: readonly DecisionEntry[];

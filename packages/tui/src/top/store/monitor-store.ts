@@ -10,7 +10,7 @@ import { SessionShares } from './session-shares.js';
 
 /**
  * The monitor's single source of truth, plain TypeScript (no React, no I/O):
- * a fold of protocol v2 (spec/protocol-v2.md). A snapshot sets the daemon
+ * a fold of protocol v2. A snapshot sets the daemon
  * model; each breaker or store event with a greater `seq` updates it; the
  * chains and seats shown are projected from it with the shared rules.
  * Decisions feed the log, the rates, the seats' sparklines and the spread

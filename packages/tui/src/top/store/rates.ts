@@ -1,6 +1,6 @@
 /**
  * Requests per second, fail-overs per minute and the background lane's work
- * per minute (spec/lanes.md), from decision events, kept in one-second
+ * per minute, from decision events, kept in one-second
  * buckets so a flood of events costs O(1) memory per second.
  *
  * A fail-over is one hop to a next target: a decision with three attempts

@@ -1,7 +1,7 @@
 import type { Attempt } from '@routeplane/shared';
 
 /**
- * Each seat's recent attempts for its sparkline (spec/monitor-v2.md): the
+ * Each seat's recent attempts for its sparkline: the
  * last 2 minutes in buckets of 5 s, counting attempts that were answered ok
  * and attempts that failed. Fed by every decision the monitor sees (the
  * backfill included); memory is bounded by seats × 24 buckets.

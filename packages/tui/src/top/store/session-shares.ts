@@ -1,7 +1,7 @@
 import type { DecisionEvent } from '@routeplane/shared';
 
 /**
- * Where a spread route's sessions went (spec/monitor-v2.md "Chains"): for
+ * Where a spread route's sessions went: for
  * each route with `balance: spread`, each target's share of the sessions
  * seen in the last 5 minutes, from the decisions the monitor saw (the
  * backfill included). A session is counted once, on the target that served

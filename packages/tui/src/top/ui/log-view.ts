@@ -1,6 +1,5 @@
 /**
- * Where the decision log is looking (spec/monitor-v2.md "The decision log
- * can be explored"): following the newest decision, or held still at one —
+ * Where the decision log is looking: following the newest decision, or held still at one —
  * remembered by request id, so new decisions arriving below (or old ones
  * leaving the top of the bounded log) do not move what a person reads —
  * and which decision is selected. Pure: each move takes the ids shown

@@ -12,7 +12,7 @@ import { CLI_PATH, requireBuiltCli, spawnCli } from '../../../../daemon/test/hel
  * --config <tmpfile>`). Seat A is either an API key that answers 402, or a
  * Claude subscription that reports its 5-hour window on every answer and,
  * once its window is spent, answers 429 with the unified reset headers
- * (spec/signals.md, the exact bodies of reference/provider-signals.md);
+ * (the bodies and headers a real subscription sends);
  * seat B answers 200.
  */
 export const CLI = CLI_PATH;

@@ -24,7 +24,7 @@ import { type CountdownClock, STATE_GLYPH, stateDetail, stateTone, reasonWords }
  * so the word is there however few targets it has. Under a route's name the
  * next row says `fail-open` when every target is held back (the configured
  * order is tried). A target held back by a transition another daemon made
- * (a shared store, spec/shared-state.md) says where it came from,
+ * (through a shared store) says where it came from,
  * `(from host-b:4812)`, at the end of its row when there is room whole.
  * Drained targets (weight 0) are dimmed. Names get the width there is; only
  * when the line would not fit are they cut, with `…`, never so that two

@@ -38,7 +38,7 @@ export function connectionSegments(connection: MonitorState['connection'], now: 
   }
 }
 
-/** `memory`, `redis ok · 3 daemons`, `redis degraded 12s` (spec/shared-state.md). */
+/** `memory`, `redis ok · 3 daemons`, `redis degraded 12s`. */
 export function storeWords(store: StoreInfo, now: number): Segment[] {
   if (store.kind === 'memory') return [seg('memory')];
   if (store.state === 'ok') return [seg('redis ok', 'ok'), seg(` · ${store.daemons} daemon${store.daemons === 1 ? '' : 's'}`)];

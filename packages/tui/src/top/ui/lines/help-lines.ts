@@ -12,7 +12,7 @@ import { STATE_GLYPH } from './state-words.js';
  */
 const MODE_ORDER: readonly Mode[] = ['main', 'filter', 'confirm', 'explain', 'help'];
 
-/** The words of the screen, explained (spec/monitor-v2.md: `?` explains each word). */
+/** The words of the screen, explained: `?` explains each word. */
 export const WORDS: readonly (readonly [word: string, meaning: string])[] = [
   ['failed again N', 'answers that failed while the breaker was already open'],
   ['skipped N background', 'background requests held back by this breaker'],

@@ -1,8 +1,8 @@
 import type { SeatActivity } from '../../store/seat-activity.js';
 
 /**
- * A seat's attempts over the last 2 minutes, one column per 5 s bucket
- * (spec/monitor-v2.md "Seats"). Height is the number of attempts, scaled to
+ * A seat's attempts over the last 2 minutes, one column per 5 s bucket.
+ * Height is the number of attempts, scaled to
  * the busiest bucket on screen so seats compare; a bucket in which any
  * attempt failed is drawn in dots instead of a solid bar, so failures read
  * without colour (NO_COLOR); an empty bucket is a dot on the baseline.

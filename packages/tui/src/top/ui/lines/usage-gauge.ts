@@ -3,7 +3,7 @@ import type { Tone } from '../../../output/segment.js';
 import { textWidth } from '../../../output/text.js';
 
 /**
- * A seat's binding usage window as a gauge (spec/monitor-v2.md "Seats"):
+ * A seat's binding usage window as a gauge:
  * the window closest to full, because that is the one that will stop the
  * seat first. It degrades cleanly with the width there is:
  *
@@ -11,7 +11,7 @@ import { textWidth } from '../../../output/text.js';
  *   short   5h 62%
  *   narrow  62%
  *
- * Usage is what the provider reported (spec/signals.md "Usage windows"):
+ * Usage is what the provider reported:
  * shown, never acted on.
  */
 export type GaugeLevel = 'full' | 'short' | 'narrow';
