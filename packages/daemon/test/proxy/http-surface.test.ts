@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { seatAuth } from '@routeplane/shared';
 import { respond, startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.js';
 import { startTestDaemon, type TestDaemon, type TestDaemonOptions } from '../helpers/test-daemon.js';
 import { CHAT, chatBody, MESSAGES, messagesBody } from '../helpers/two-seats.js';
@@ -264,7 +265,7 @@ describe("the daemon's own endpoints", () => {
       counters: expect.any(Object),
       open: t.context.influence.open(),
       tokens: expect.any(Object),
-      seats: t.context.config.seats.map((s) => ({ id: s.id, provider: s.provider, usage: null })),
+      seats: t.context.config.seats.map((s) => ({ id: s.id, provider: s.provider, auth: seatAuth(s), usage: null })),
     });
 
     const models = await fetch(`${t.url}/v1/models`);

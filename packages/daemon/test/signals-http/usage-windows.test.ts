@@ -140,7 +140,9 @@ describe('usage windows in the snapshot, per seat, merged by name', () => {
     const snap = await controlSnapshot(daemon);
     const usage = Object.fromEntries(snap.seats.map((s) => [s.id, s.usage]));
     // `status` (so `GET /status` and `status --json`) carries every seat's usage as the snapshot has it
-    expect((await controlStatus(daemon)).seats).toEqual(snap.seats.map((s) => ({ id: s.id, provider: s.provider, usage: s.usage })));
+    expect((await controlStatus(daemon)).seats).toEqual(
+      snap.seats.map((s) => ({ id: s.id, provider: s.provider, auth: s.auth, usage: s.usage })),
+    );
     expect(usage.max).toEqual({
       observed_at: expect.any(Number),
       windows: [
